@@ -1,0 +1,30 @@
+// impl::ParallelFor for every policy on the host backends (Serial, OpenMP).
+#pragma once
+
+#include <string_view>
+
+#include <weft/host/work.hpp>
+
+namespace weft::impl {
+
+template <class F, class Policy, class E>
+  requires HostEngineSpace<E>
+class ParallelFor<F, Policy, E> {
+ public:
+  ParallelFor(std::string_view label, const F& f, const Policy& p) : f_(f), p_(p), work_(label, p_) {}
+
+  void execute() const {
+    using Tag = typename Policy::work_tag;
+    InstanceLock lock(p_.space().impl_instance());
+    HostThreading<E>::parallel(work_.threads(), [this](int tid, int n) {
+      work_.run(tid, n, [this](const auto&... a) { invoke<Tag>(f_, a...); });
+    });
+  }
+
+ private:
+  const F& f_;
+  Policy p_;
+  HostWork<Policy> work_;
+};
+
+}  // namespace weft::impl

@@ -1,0 +1,229 @@
+// How the host backends split a policy's work over threads: HostWork<Policy> for RangePolicy (static,
+// chunked or dynamic), MDRangePolicy (tiles) and TeamPolicy (teams of threads with scratch).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <weft/host/team_member.hpp>
+#include <weft/parallel.hpp>
+#include <weft/policies.hpp>
+
+namespace weft::impl {
+
+template <class E>
+concept HostEngineSpace = requires { HostThreading<E>::barrier(1); };
+
+/// An aligned buffer: on the stack when small, else on the heap.
+class HostBuffer {
+ public:
+  explicit HostBuffer(std::size_t bytes) {
+    if (bytes > sizeof(local_)) {
+      heap_ = static_cast<char*>(::operator new(bytes, std::align_val_t(64)));
+    }
+  }
+  ~HostBuffer() {
+    if (heap_) ::operator delete(heap_, std::align_val_t(64));
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  char* get() { return heap_ ? heap_ : local_; }
+
+ private:
+  alignas(64) char local_[1024];
+  char* heap_ = nullptr;
+};
+
+template <class Policy>
+class HostWork;
+
+// ---- RangePolicy -----------------------------------------------------------------------------------
+template <class... P>
+class HostWork<RangePolicy<P...>> {
+  using Policy = RangePolicy<P...>;
+  using I = typename Policy::index_type;
+
+ public:
+  HostWork(std::string_view, const Policy& p) : p_(p) {}
+  int threads() const { return p_.space().impl_thread_count(); }
+  I size() const { return p_.end() - p_.begin(); }
+
+  /// This thread's contiguous share [b, e) under the static schedule without a chunk size.
+  void static_range(int tid, int n, I& b, I& e) const {
+    const I len = size();
+    const I q = len / n, r = len % n;
+    const I t = static_cast<I>(tid);
+    b = p_.begin() + t * q + (t < r ? t : r);
+    e = b + q + (t < r ? 1 : 0);
+  }
+
+  template <class Item>
+  WEFT_FORCEINLINE_FUNCTION void run(int tid, int n, const Item& item) const {
+    const I chunk = static_cast<I>(p_.chunk_size());
+    if constexpr (std::is_same_v<typename Policy::schedule_type, Schedule<Dynamic>>) {
+      const I c = chunk > 0 ? chunk : (size() / (16 * n) > 0 ? size() / (16 * n) : I(1));
+      while (true) {
+        const I b = static_cast<I>(p_.begin() + __atomic_fetch_add(&next_, c, __ATOMIC_RELAXED));
+        if (b >= p_.end() || b < p_.begin()) break;
+        const I e = p_.end() - b < c ? p_.end() : b + c;
+        for (I i = b; i < e; ++i) item(i);
+      }
+    } else if (chunk > 0) {
+      for (I b = p_.begin() + static_cast<I>(tid) * chunk; b < p_.end(); b += static_cast<I>(n) * chunk) {
+        const I e = p_.end() - b < chunk ? p_.end() : b + chunk;
+        for (I i = b; i < e; ++i) item(i);
+      }
+    } else {
+      I b, e;
+      static_range(tid, n, b, e);
+      for (I i = b; i < e; ++i) item(i);
+    }
+  }
+
+ private:
+  const Policy& p_;
+  mutable I next_ = 0;
+};
+
+// ---- MDRangePolicy ---------------------------------------------------------------------------------
+template <class... P>
+class HostWork<MDRangePolicy<P...>> {
+  using Policy = MDRangePolicy<P...>;
+  using I = typename Policy::index_type;
+  static constexpr int N = Policy::rank;
+
+ public:
+  HostWork(std::string_view, const Policy& p) : p_(p) {}
+  int threads() const { return p_.space().impl_thread_count(); }
+
+  template <class Item>
+  WEFT_FORCEINLINE_FUNCTION void run(int tid, int n, const Item& item) const {
+    const std::int64_t tiles = p_.num_tiles();
+    const std::int64_t q = tiles / n, r = tiles % n;
+    const std::int64_t b = tid * q + (tid < r ? tid : r);
+    const std::int64_t e = b + q + (tid < r ? 1 : 0);
+    for (std::int64_t t = b; t < e; ++t) run_tile(t, item);
+  }
+
+ private:
+  template <class Item>
+  WEFT_FORCEINLINE_FUNCTION void run_tile(std::int64_t t, const Item& item) const {
+    I lo[N], hi[N];
+    auto place = [&](int k) {
+      const std::int64_t nt = p_.tiles_in(k);
+      const std::int64_t c = t % nt;
+      t /= nt;
+      const std::int64_t l = p_.lower(k) + c * p_.tile(k);
+      lo[k] = static_cast<I>(l);
+      hi[k] = static_cast<I>(l + p_.tile(k) < p_.upper(k) ? l + p_.tile(k) : p_.upper(k));
+    };
+    if constexpr (Policy::tiles_right)
+      for (int k = N - 1; k >= 0; --k) place(k);
+    else
+      for (int k = 0; k < N; ++k) place(k);
+    I idx[N];
+    nest<0>(lo, hi, idx, item);
+  }
+  template <int L, class Item>
+  WEFT_FORCEINLINE_FUNCTION static void nest(const I* lo, const I* hi, I* idx, const Item& item) {
+    constexpr int d = Policy::iterate_right ? L : N - 1 - L;
+    if constexpr (L == N - 1) {
+      for (I i = lo[d]; i < hi[d]; ++i) {
+        idx[d] = i;
+        call(idx, item, std::make_index_sequence<N>{});
+      }
+    } else {
+      for (I i = lo[d]; i < hi[d]; ++i) {
+        idx[d] = i;
+        nest<L + 1>(lo, hi, idx, item);
+      }
+    }
+  }
+  template <class Item, std::size_t... K>
+  WEFT_FORCEINLINE_FUNCTION static void call(const I* idx, const Item& item, std::index_sequence<K...>) {
+    item(idx[K]...);
+  }
+  const Policy& p_;
+};
+
+// ---- TeamPolicy ------------------------------------------------------------------------------------
+[[noreturn]] void throw_team_error(std::string_view label, const std::string& what);
+
+template <class... P>
+class HostWork<TeamPolicy<P...>> {
+  using Policy = TeamPolicy<P...>;
+  using E = typename Policy::execution_space;
+  using Member = HostTeamMember<E>;
+
+ public:
+  HostWork(std::string_view label, const Policy& p) : p_(p), ts_(p.team_size()) {
+    const int max = p.team_size_max();
+    if (ts_ > max)
+      throw_team_error(label, "team size " + std::to_string(ts_) + " exceeds the maximum " + std::to_string(max) +
+                                  " of " + E::name() + " with " + std::to_string(p.space().concurrency()) +
+                                  " threads; use weft::AUTO or at most " + std::to_string(max));
+    for (int l = 0; l < 2; ++l) {
+      const std::size_t want = p.scratch_size(l, ts_);
+      const std::size_t lim = Policy::scratch_size_max(l);
+      if (want > lim)
+        throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + std::to_string(want) +
+                                    " bytes per team (" + std::to_string(p.team_scratch_size(l)) +
+                                    " per team + " + std::to_string(p.thread_scratch_size(l)) + " per thread x " +
+                                    std::to_string(ts_) + " threads) exceeds the maximum " + std::to_string(lim) +
+                                    " bytes; reduce it or move data to level 1");
+      scratch_[l] = (want + 63) / 64 * 64;
+    }
+    const int nt = p.space().impl_thread_count();
+    teams_ = nt / ts_ > 0 ? nt / ts_ : 1;
+    if (teams_ > p.league_size()) teams_ = p.league_size() > 0 ? static_cast<int>(p.league_size()) : 1;
+    const std::size_t slots = static_cast<std::size_t>(ts_) * host_team_slot_bytes;
+    block_ = (sizeof(HostTeamShared) + 63) / 64 * 64 + slots + scratch_[0] + scratch_[1];
+    mem_ = static_cast<char*>(::operator new(block_ * teams_, std::align_val_t(64)));
+    for (int g = 0; g < teams_; ++g) {
+      char* base = mem_ + g * block_;
+      auto* s = new (base) HostTeamShared{};
+      s->slots = base + (sizeof(HostTeamShared) + 63) / 64 * 64;
+      s->scratch[0] = s->slots + slots;
+      s->scratch[1] = s->scratch[0] + scratch_[0];
+      for (int l = 0; l < 2; ++l) {
+        s->team_scratch[l] = p.team_scratch_size(l);
+        s->thread_scratch[l] = p.thread_scratch_size(l);
+      }
+    }
+  }
+  ~HostWork() { ::operator delete(mem_, std::align_val_t(64)); }
+  HostWork(const HostWork&) = delete;
+  HostWork& operator=(const HostWork&) = delete;
+
+  int threads() const { return teams_ * ts_; }
+
+  template <class Item>
+  void run(int tid, int n, const Item& item) const {
+    const int groups = n / ts_;
+    if (groups == 0) abort_with("TeamPolicy: the OpenMP runtime gave fewer threads than the team size");
+    const int g = tid / ts_;
+    if (g >= groups) return;
+    auto* shared = reinterpret_cast<HostTeamShared*>(mem_ + g * block_);
+    const std::int64_t league = p_.league_size();
+    for (std::int64_t l = g; l < league; l += groups) {
+      const Member m(shared, l, league, tid % ts_, ts_);
+      item(m);
+      m.team_barrier();  // the next league rank reuses the scratch
+    }
+  }
+
+ private:
+  const Policy& p_;
+  int ts_;
+  int teams_ = 1;
+  std::size_t scratch_[2] = {0, 0};
+  std::size_t block_ = 0;
+  char* mem_ = nullptr;
+};
+
+}  // namespace weft::impl

@@ -1,0 +1,236 @@
+// Atomic operations on any trivially copyable type, and AtomicRef (the Atomic memory trait's reference).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <weft/macros.hpp>
+
+namespace weft {
+namespace impl {
+
+template <class T>
+inline constexpr bool atomic_via_integer_v =
+    std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8) && !std::is_integral_v<T>;
+template <class T>
+using atomic_uint_t = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+
+WEFT_INLINE_FUNCTION void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+/// Striped spin locks for types without a native atomic of their size (complex<double>, structs).
+inline int g_atomic_locks[4096];
+struct AtomicLockGuard {
+  int* lock;
+  explicit AtomicLockGuard(const void* p)
+      : lock(&g_atomic_locks[(reinterpret_cast<std::uintptr_t>(p) >> 4) & 4095]) {
+    while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) {
+      while (__atomic_load_n(lock, __ATOMIC_RELAXED)) cpu_relax();
+    }
+  }
+  ~AtomicLockGuard() { __atomic_store_n(lock, 0, __ATOMIC_RELEASE); }
+};
+
+template <class T>
+WEFT_INLINE_FUNCTION T bits_to(atomic_uint_t<T> u) {
+  T t;
+  std::memcpy(&t, &u, sizeof(T));
+  return t;
+}
+template <class T>
+WEFT_INLINE_FUNCTION atomic_uint_t<T> to_bits(const T& t) {
+  atomic_uint_t<T> u;
+  std::memcpy(&u, &t, sizeof(T));
+  return u;
+}
+
+/// Applies `op(old)` atomically and returns the old value.
+template <class T, class Op>
+WEFT_INLINE_FUNCTION T atomic_fetch_op(T* p, Op op) {
+  if constexpr (std::is_integral_v<T> || atomic_via_integer_v<T>) {
+    using U = std::conditional_t<std::is_integral_v<T>, T, atomic_uint_t<T>>;
+    U* up = reinterpret_cast<U*>(p);
+    U old = __atomic_load_n(up, __ATOMIC_RELAXED);
+    while (true) {
+      T o;
+      std::memcpy(&o, &old, sizeof(T));
+      const T n = op(o);
+      U nu;
+      std::memcpy(&nu, &n, sizeof(T));
+      if (__atomic_compare_exchange_n(up, &old, nu, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return o;
+    }
+  } else {
+    AtomicLockGuard g(p);
+    T o = *p;
+    *p = op(o);
+    return o;
+  }
+}
+}  // namespace impl
+
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_load(const T* p) {
+  if constexpr (std::is_integral_v<T>) {
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+  } else if constexpr (impl::atomic_via_integer_v<T>) {
+    return impl::bits_to<T>(__atomic_load_n(reinterpret_cast<const impl::atomic_uint_t<T>*>(p), __ATOMIC_RELAXED));
+  } else {
+    impl::AtomicLockGuard g(p);
+    return *p;
+  }
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_store(T* p, std::type_identity_t<T> v) {
+  if constexpr (std::is_integral_v<T>) {
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+  } else if constexpr (impl::atomic_via_integer_v<T>) {
+    __atomic_store_n(reinterpret_cast<impl::atomic_uint_t<T>*>(p), impl::to_bits(v), __ATOMIC_RELAXED);
+  } else {
+    impl::AtomicLockGuard g(p);
+    *p = v;
+  }
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_exchange(T* p, std::type_identity_t<T> v) {
+  return impl::atomic_fetch_op(p, [v](const T&) { return v; });
+}
+/// Stores `desired` if `*p == expected`; returns the old value (Kokkos semantics).
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> expected, std::type_identity_t<T> desired) {
+  if constexpr (std::is_integral_v<T> || impl::atomic_via_integer_v<T>) {
+    using U = std::conditional_t<std::is_integral_v<T>, T, impl::atomic_uint_t<T>>;
+    U e;
+    U d;
+    std::memcpy(&e, &expected, sizeof(T));
+    std::memcpy(&d, &desired, sizeof(T));
+    __atomic_compare_exchange_n(reinterpret_cast<U*>(p), &e, d, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    T r;
+    std::memcpy(&r, &e, sizeof(T));
+    return r;
+  } else {
+    impl::AtomicLockGuard g(p);
+    T o = *p;
+    if (std::memcmp(&o, &expected, sizeof(T)) == 0) *p = desired;
+    return o;
+  }
+}
+
+#define WEFT_IMPL_ATOMIC_FETCH(NAME, INTRINSIC, EXPR)                                  \
+  template <class T>                                                                   \
+  WEFT_INLINE_FUNCTION T atomic_fetch_##NAME(T* p, std::type_identity_t<T> v) {        \
+    if constexpr (std::is_integral_v<T>) {                                             \
+      return INTRINSIC(p, v, __ATOMIC_RELAXED);                                        \
+    } else {                                                                           \
+      return impl::atomic_fetch_op(p, [v](const T& o) { return static_cast<T>(EXPR); }); \
+    }                                                                                  \
+  }
+WEFT_IMPL_ATOMIC_FETCH(add, __atomic_fetch_add, o + v)
+WEFT_IMPL_ATOMIC_FETCH(sub, __atomic_fetch_sub, o - v)
+WEFT_IMPL_ATOMIC_FETCH(and, __atomic_fetch_and, o& v)
+WEFT_IMPL_ATOMIC_FETCH(or, __atomic_fetch_or, o | v)
+WEFT_IMPL_ATOMIC_FETCH(xor, __atomic_fetch_xor, o ^ v)
+#undef WEFT_IMPL_ATOMIC_FETCH
+
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_mul(T* p, std::type_identity_t<T> v) {
+  return impl::atomic_fetch_op(p, [v](const T& o) { return static_cast<T>(o * v); });
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_div(T* p, std::type_identity_t<T> v) {
+  return impl::atomic_fetch_op(p, [v](const T& o) { return static_cast<T>(o / v); });
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_min(T* p, std::type_identity_t<T> v) {
+  T old = atomic_load(p);
+  while (v < old) {  // no store when the value would not change
+    const T seen = atomic_compare_exchange(p, old, v);
+    if (std::memcmp(&seen, &old, sizeof(T)) == 0) break;
+    old = seen;
+  }
+  return old;
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_max(T* p, std::type_identity_t<T> v) {
+  T old = atomic_load(p);
+  while (old < v) {
+    const T seen = atomic_compare_exchange(p, old, v);
+    if (std::memcmp(&seen, &old, sizeof(T)) == 0) break;
+    old = seen;
+  }
+  return old;
+}
+
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_add_fetch(T* p, std::type_identity_t<T> v) {
+  return static_cast<T>(atomic_fetch_add(p, v) + v);
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_sub_fetch(T* p, std::type_identity_t<T> v) {
+  return static_cast<T>(atomic_fetch_sub(p, v) - v);
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_add(T* p, std::type_identity_t<T> v) {
+  (void)atomic_fetch_add(p, v);
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_sub(T* p, std::type_identity_t<T> v) {
+  (void)atomic_fetch_sub(p, v);
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_min(T* p, std::type_identity_t<T> v) {
+  (void)atomic_fetch_min(p, v);
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_max(T* p, std::type_identity_t<T> v) {
+  (void)atomic_fetch_max(p, v);
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_increment(T* p) {
+  (void)atomic_fetch_add(p, T(1));
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_decrement(T* p) {
+  (void)atomic_fetch_sub(p, T(1));
+}
+
+/// std::atomic_ref-style wrapper; also what a View with the Atomic trait returns from operator().
+template <class T>
+class AtomicRef {
+ public:
+  using value_type = std::remove_cv_t<T>;
+  WEFT_INLINE_FUNCTION explicit AtomicRef(T& r) : p_(&r) {}
+  WEFT_INLINE_FUNCTION operator value_type() const { return atomic_load(p_); }
+  WEFT_INLINE_FUNCTION value_type load() const { return atomic_load(p_); }
+  WEFT_INLINE_FUNCTION void store(value_type v) const { atomic_store(p_, v); }
+  WEFT_INLINE_FUNCTION value_type operator=(value_type v) const {
+    atomic_store(p_, v);
+    return v;
+  }
+  WEFT_INLINE_FUNCTION value_type exchange(value_type v) const { return atomic_exchange(p_, v); }
+  WEFT_INLINE_FUNCTION value_type fetch_add(value_type v) const { return atomic_fetch_add(p_, v); }
+  WEFT_INLINE_FUNCTION value_type fetch_sub(value_type v) const { return atomic_fetch_sub(p_, v); }
+  WEFT_INLINE_FUNCTION value_type fetch_min(value_type v) const { return atomic_fetch_min(p_, v); }
+  WEFT_INLINE_FUNCTION value_type fetch_max(value_type v) const { return atomic_fetch_max(p_, v); }
+  WEFT_INLINE_FUNCTION value_type operator+=(value_type v) const { return atomic_add_fetch(p_, v); }
+  WEFT_INLINE_FUNCTION value_type operator-=(value_type v) const { return atomic_sub_fetch(p_, v); }
+  WEFT_INLINE_FUNCTION value_type operator*=(value_type v) const { return atomic_fetch_mul(p_, v) * v; }
+  WEFT_INLINE_FUNCTION value_type operator/=(value_type v) const { return atomic_fetch_div(p_, v) / v; }
+  WEFT_INLINE_FUNCTION value_type operator&=(value_type v) const { return atomic_fetch_and(p_, v) & v; }
+  WEFT_INLINE_FUNCTION value_type operator|=(value_type v) const { return atomic_fetch_or(p_, v) | v; }
+  WEFT_INLINE_FUNCTION value_type operator^=(value_type v) const { return atomic_fetch_xor(p_, v) ^ v; }
+  WEFT_INLINE_FUNCTION value_type operator++() const { return atomic_add_fetch(p_, value_type(1)); }
+  WEFT_INLINE_FUNCTION value_type operator++(int) const { return atomic_fetch_add(p_, value_type(1)); }
+  WEFT_INLINE_FUNCTION value_type operator--() const { return atomic_sub_fetch(p_, value_type(1)); }
+  WEFT_INLINE_FUNCTION value_type operator--(int) const { return atomic_fetch_sub(p_, value_type(1)); }
+
+ private:
+  T* p_;
+};
+template <class T>
+using atomic_ref = AtomicRef<T>;
+
+}  // namespace weft

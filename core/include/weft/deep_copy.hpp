@@ -1,0 +1,237 @@
+// deep_copy, mirrors (create_mirror, create_mirror_view, create_mirror_view_and_copy), resize and realloc.
+#pragma once
+
+#include <cstring>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <weft/parallel.hpp>
+#include <weft/view.hpp>
+
+namespace weft {
+namespace impl {
+
+template <class Space>
+using exec_for_memory_t = typename memory_space_exec<Space>::type;
+
+/// Below this many bytes a fill or copy runs in the calling thread: a parallel region costs more.
+inline constexpr std::size_t serial_copy_bytes = std::size_t(1) << 16;
+
+template <class T, class Space>
+void construct_elements(T* p, std::size_t n) {
+  auto body = [p](std::size_t i) { new (p + i) T(); };
+  if (n * sizeof(T) < serial_copy_bytes || t_in_host_parallel) {
+    for (std::size_t i = 0; i < n; ++i) body(i);
+  } else {
+    parallel_for("weft::View::initialize", RangePolicy<exec_for_memory_t<Space>, IndexType<std::size_t>>(0, n), body);
+  }
+}
+
+/// Calls body(dst_offset, src_offset) for every multi-index of views of extents `ext`, row by row.
+template <int R, class Exec, class Body>
+void for_each_element(const Exec& exec, const std::size_t* ext, const std::size_t* dst_stride,
+                      const std::size_t* src_stride, const Body& body) {
+  std::size_t rows = 1;
+  for (int k = 0; k + 1 < R; ++k) rows *= ext[k];
+  const std::size_t cols = R == 0 ? 1 : ext[R - 1];
+  const std::size_t dl = R == 0 ? 0 : dst_stride[R - 1];
+  const std::size_t sl = R == 0 ? 0 : src_stride[R - 1];
+  std::size_t e[R > 0 ? R : 1], ds[R > 0 ? R : 1], ss[R > 0 ? R : 1];
+  for (int k = 0; k < R; ++k) {
+    e[k] = ext[k];
+    ds[k] = dst_stride[k];
+    ss[k] = src_stride[k];
+  }
+  auto row = [=](std::size_t r) {
+    std::size_t d = 0, s = 0, rem = r;
+    for (int k = R - 2; k >= 0; --k) {
+      const std::size_t i = rem % e[k];
+      rem /= e[k];
+      d += i * ds[k];
+      s += i * ss[k];
+    }
+    for (std::size_t j = 0; j < cols; ++j) body(d + j * dl, s + j * sl);
+  };
+  if (rows * cols < serial_copy_bytes / 8 || t_in_host_parallel) {
+    for (std::size_t r = 0; r < rows; ++r) row(r);
+  } else {
+    parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, rows), row);
+  }
+}
+
+template <class V>
+void strides_of(const V& v, std::size_t* s) {
+  for (int k = 0; k < V::R; ++k) s[k] = v.stride(k);
+}
+
+template <class Exec, class DV, class SV>
+void copy_view(const Exec& exec, const DV& dst, const SV& src) {
+  static_assert(DV::R == SV::R, "weft::deep_copy: the two views have different ranks");
+  static_assert(std::is_same_v<typename DV::non_const_value_type, typename SV::non_const_value_type>,
+                "weft::deep_copy: the two views have different value types");
+  static_assert(!std::is_const_v<typename DV::value_type>, "weft::deep_copy: the destination view is const");
+  constexpr int R = DV::R;
+  for (int k = 0; k < R; ++k)
+    if (dst.extent(k) != src.extent(k))
+      throw_view_error(dst.label(), "deep_copy from " + quote(src.label()) + ": extents differ: destination " +
+                                        format_extents(dst.impl_map().ext, R) + ", source " +
+                                        format_extents(src.impl_map().ext, R) +
+                                        "; copy between views of the same shape (use subview to select a part)");
+  if (dst.size() == 0 || static_cast<const void*>(dst.data()) == static_cast<const void*>(src.data())) return;
+  std::size_t ds[R > 0 ? R : 1], ss[R > 0 ? R : 1];
+  strides_of(dst, ds);
+  strides_of(src, ss);
+  bool same_strides = true;
+  for (int k = 0; k < R; ++k) same_strides = same_strides && (ds[k] == ss[k] || dst.extent(k) == 1);
+  using T = typename DV::non_const_value_type;
+  T* d = dst.data();
+  const T* s = src.data();
+  if (same_strides && dst.span_is_contiguous() && src.span_is_contiguous() && std::is_trivially_copyable_v<T>) {
+    const std::size_t bytes = dst.span() * sizeof(T);
+    if (bytes < serial_copy_bytes || t_in_host_parallel) {
+      std::memcpy(d, s, bytes);
+    } else {
+      const std::size_t chunks = (bytes + serial_copy_bytes - 1) / serial_copy_bytes;
+      auto* dc = reinterpret_cast<char*>(d);
+      const auto* sc = reinterpret_cast<const char*>(s);
+      parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks), [=](std::size_t c) {
+        const std::size_t b = c * serial_copy_bytes;
+        std::memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
+      });
+    }
+    return;
+  }
+  for_each_element<R>(exec, dst.impl_map().ext, ds, ss, [=](std::size_t a, std::size_t b) { d[a] = s[b]; });
+}
+
+template <class Exec, class DV>
+void fill_view(const Exec& exec, const DV& dst, const typename DV::non_const_value_type& value) {
+  static_assert(!std::is_const_v<typename DV::value_type>, "weft::deep_copy: the destination view is const");
+  constexpr int R = DV::R;
+  using T = typename DV::non_const_value_type;
+  T* d = dst.data();
+  if (dst.size() == 0) return;
+  std::size_t ds[R > 0 ? R : 1];
+  strides_of(dst, ds);
+  for_each_element<R>(exec, dst.impl_map().ext, ds, ds, [=](std::size_t a, std::size_t) { d[a] = value; });
+}
+}  // namespace impl
+
+/// Copies src into dst (same shape, any layouts) or sets every element of dst to a scalar. Returns when
+/// the copy is complete; it waits for earlier work on the default instance, not for other instances.
+template <class D1, class... P1, class Src>
+void deep_copy(const View<D1, P1...>& dst, const Src& src) {
+  using DV = View<D1, P1...>;
+  using Exec = impl::exec_for_memory_t<typename DV::memory_space>;
+  impl::check_initialized("deep_copy", dst.label());
+  if constexpr (is_view_v<Src>)
+    impl::copy_view(Exec(), dst, src);
+  else
+    impl::fill_view(Exec(), dst, src);
+}
+/// Enqueues the copy (or fill) on `exec` and returns; nothing else is fenced.
+template <ExecutionSpace E, class D1, class... P1, class Src>
+void deep_copy(const E& exec, const View<D1, P1...>& dst, const Src& src) {
+  impl::check_initialized("deep_copy", dst.label());
+  if constexpr (is_view_v<Src>)
+    impl::copy_view(exec, dst, src);
+  else
+    impl::fill_view(exec, dst, src);
+}
+/// deep_copy(scalar, rank-0 view): reads the single element.
+template <class T, class D1, class... P1>
+  requires(!is_view_v<T> && !ExecutionSpace<T>)
+void deep_copy(T& dst, const View<D1, P1...>& src) {
+  static_assert(View<D1, P1...>::R == 0, "weft::deep_copy(scalar, view) needs a rank-0 view");
+  dst = *src.data();
+}
+
+// ---- mirrors -----------------------------------------------------------------------------------------------
+namespace impl {
+template <class Space, class V>
+using mirror_t = View<typename V::non_const_data_type, typename V::mirror_layout, typename Space::memory_space>;
+
+template <class Space, class V>
+mirror_t<Space, V> make_mirror(const V& v, bool init) {
+  using M = mirror_t<Space, V>;
+  typename M::array_layout layout;
+  for (int k = 0; k < V::R; ++k) layout.dimension[k] = v.extent(k);
+  const std::string label = v.label() + "_mirror";
+  return init ? M(view_alloc(label), layout) : M(view_alloc(label, WithoutInitializing), layout);
+}
+}  // namespace impl
+
+/// A new host allocation with v's shape (not a copy of the data).
+template <class D, class... P>
+auto create_mirror(const View<D, P...>& v) {
+  return impl::make_mirror<HostSpace>(v, true);
+}
+template <class D, class... P>
+auto create_mirror(impl::WithoutInitializing_t, const View<D, P...>& v) {
+  return impl::make_mirror<HostSpace>(v, false);
+}
+template <class Space, class D, class... P>
+  requires(ExecutionSpace<Space> || MemorySpace<Space>)
+auto create_mirror(const Space&, const View<D, P...>& v) {
+  return impl::make_mirror<Space>(v, true);
+}
+/// v itself when the host can already read it, else create_mirror(v).
+template <class Space, class D, class... P>
+  requires(ExecutionSpace<Space> || MemorySpace<Space>)
+auto create_mirror_view(const Space&, const View<D, P...>& v) {
+  using V = View<D, P...>;
+  using M = impl::mirror_t<Space, V>;
+  if constexpr (std::is_same_v<typename V::memory_space, typename Space::memory_space> &&
+                std::is_same_v<typename V::value_type, typename M::value_type> &&
+                std::is_same_v<typename V::array_layout, typename M::array_layout>)
+    return M(v);
+  else
+    return impl::make_mirror<Space>(v, true);
+}
+template <class D, class... P>
+auto create_mirror_view(const View<D, P...>& v) {
+  return create_mirror_view(HostSpace(), v);
+}
+/// create_mirror_view plus a deep_copy when a new allocation was made.
+template <class Space, class D, class... P>
+auto create_mirror_view_and_copy(const Space& space, const View<D, P...>& v) {
+  auto m = create_mirror_view(space, v);
+  if (static_cast<const void*>(m.data()) != static_cast<const void*>(v.data())) deep_copy(m, v);
+  return m;
+}
+
+// ---- resize / realloc ----------------------------------------------------------------------------------------
+namespace impl {
+template <class V, std::size_t... I>
+void copy_overlap(const V& dst, const V& src, std::index_sequence<I...>) {
+  auto range = [&](std::size_t k) {
+    const std::size_t n = dst.extent(k) < src.extent(k) ? dst.extent(k) : src.extent(k);
+    return pair<std::size_t, std::size_t>(0, n);
+  };
+  if constexpr (sizeof...(I) == 0)
+    deep_copy(dst, src);
+  else
+    deep_copy(subview(dst, range(I)...), subview(src, range(I)...));
+}
+}  // namespace impl
+
+/// Reallocates v with new extents, keeping the elements that fit in both shapes.
+template <class D, class... P, std::integral... N>
+void resize(View<D, P...>& v, N... n) {
+  using V = View<D, P...>;
+  V fresh(view_alloc(v.label()), n...);
+  if (v.is_allocated()) impl::copy_overlap(fresh, v, std::make_index_sequence<V::R>{});
+  v = fresh;
+}
+/// Reallocates v with new extents without keeping its contents.
+template <class D, class... P, std::integral... N>
+void realloc(View<D, P...>& v, N... n) {
+  using V = View<D, P...>;
+  const std::string label = v.label();
+  v = V();
+  v = V(view_alloc(label), n...);
+}
+
+}  // namespace weft

@@ -1,0 +1,30 @@
+// weft::Error, the exception every user-caused failure raises, and the in-kernel abort.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace weft {
+
+/// Raised for every failure a user can cause; the message names the label, the sizes and a fix.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace impl {
+[[noreturn]] void throw_error(const std::string& message);
+/// Prints "weft: <message>" to stderr and aborts; used where throwing is impossible (inside kernels).
+[[noreturn]] void abort_with(const char* message) noexcept;
+
+inline std::string quote(std::string_view s) {
+  std::string r;
+  r.reserve(s.size() + 2);
+  r += '"';
+  r += s;
+  r += '"';
+  return r;
+}
+}  // namespace impl
+}  // namespace weft

@@ -1,0 +1,70 @@
+// Runtime lifetime: initialize / finalize / ScopeGuard, settings, print_configuration.
+#pragma once
+
+#include <iosfwd>
+#include <string_view>
+
+#include <weft/error.hpp>
+
+namespace weft {
+
+/// Settings that initialize() takes; command line (--weft-*) and environment (WEFT_*) override them.
+class InitializationSettings {
+ public:
+  InitializationSettings& set_num_threads(int n) {
+    num_threads_ = n;
+    return *this;
+  }
+  bool has_num_threads() const { return num_threads_ > 0; }
+  int get_num_threads() const { return num_threads_; }
+  InitializationSettings& set_print_configuration(bool b) {
+    print_configuration_ = b;
+    return *this;
+  }
+  bool get_print_configuration() const { return print_configuration_; }
+
+ private:
+  int num_threads_ = -1;
+  bool print_configuration_ = false;
+};
+
+/// Starts the runtime. Reads and removes --weft-* (and --kokkos-*) arguments from argv.
+void initialize(int& argc, char* argv[]);
+void initialize(const InitializationSettings& settings = InitializationSettings());
+/// Stops the runtime; Views still alive are reported on stderr by label.
+void finalize();
+bool is_initialized() noexcept;
+bool is_finalized() noexcept;
+/// Writes the version, the enabled backends and their settings.
+void print_configuration(std::ostream& os, bool verbose = false);
+/// Waits for all outstanding work on every instance of every execution space.
+void fence(std::string_view label = {});
+
+/// initialize() in its constructor, finalize() in its destructor.
+class ScopeGuard {
+ public:
+  ScopeGuard(int& argc, char* argv[]) { initialize(argc, argv); }
+  explicit ScopeGuard(const InitializationSettings& s = InitializationSettings()) { initialize(s); }
+  ~ScopeGuard() { finalize(); }
+  ScopeGuard(const ScopeGuard&) = delete;
+  ScopeGuard& operator=(const ScopeGuard&) = delete;
+};
+
+namespace impl {
+enum class RuntimeState : int { never_initialized, initialized, finalized };
+extern RuntimeState g_runtime_state;
+/// Raises weft::Error unless the runtime is up; `what` says what was attempted.
+[[noreturn]] void throw_not_initialized(std::string_view what, std::string_view label);
+inline void check_initialized(std::string_view what, std::string_view label) {
+  if (g_runtime_state != RuntimeState::initialized) [[unlikely]]
+    throw_not_initialized(what, label);
+}
+/// Counts of global and per-instance fences since start (for the stream-ordering tests).
+struct FenceCounters {
+  long global = 0;
+  long instance = 0;
+};
+FenceCounters fence_counters() noexcept;
+void count_instance_fence() noexcept;
+}  // namespace impl
+}  // namespace weft

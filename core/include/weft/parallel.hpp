@@ -1,0 +1,265 @@
+// parallel_for / parallel_reduce / parallel_scan: the front-ends, their concepts, and the customization
+// points (impl::ParallelFor / ParallelReduce / ParallelScan) that each backend specializes.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <weft/initialize.hpp>
+#include <weft/policies.hpp>
+#include <weft/reducers.hpp>
+
+namespace weft {
+namespace impl {
+
+template <class Functor, class Policy, class ExecSpace>
+class ParallelFor;
+template <class Functor, class Adaptor, class Policy, class ExecSpace>
+class ParallelReduce;
+template <class Functor, class Adaptor, class Policy, class ExecSpace>
+class ParallelScan;
+
+/// Calls f with the policy's work tag first when it has one.
+template <class Tag, class F, class... A>
+WEFT_FORCEINLINE_FUNCTION void invoke(const F& f, A&&... a) {
+  if constexpr (std::is_void_v<Tag>)
+    f(static_cast<A&&>(a)...);
+  else
+    f(Tag{}, static_cast<A&&>(a)...);
+}
+
+template <class P>
+concept ExecutionPolicy = requires { typename P::policy; } && std::is_same_v<typename P::policy, P>;
+template <class P>
+concept PolicyOrCount = ExecutionPolicy<P> || std::is_integral_v<P>;
+
+/// An integer count n becomes RangePolicy<>(0, n).
+template <class P>
+auto to_policy(const P& p) {
+  if constexpr (std::is_integral_v<P>)
+    return RangePolicy<>(0, p);
+  else
+    return p;
+}
+
+template <class P>
+struct policy_kind {
+  static constexpr int value = 0;  // range
+};
+template <class... A>
+struct policy_kind<MDRangePolicy<A...>> {
+  static constexpr int value = 1;
+};
+template <class... A>
+struct policy_kind<TeamPolicy<A...>> {
+  static constexpr int value = 2;
+};
+
+/// Whether f can be called with the policy's arguments (work tag, indices or member) followed by Extra.
+template <class Policy, class F, class... Extra>
+constexpr bool callable_with_policy() {
+  using Tag = typename Policy::work_tag;
+  constexpr int kind = policy_kind<Policy>::value;
+  auto check = []<class... Idx>(std::type_identity<Idx>...) {
+    if constexpr (std::is_void_v<Tag>)
+      return std::is_invocable_v<const F&, Idx..., Extra...>;
+    else
+      return std::is_invocable_v<const F&, Tag, Idx..., Extra...>;
+  };
+  if constexpr (kind == 0) {
+    return check(std::type_identity<typename Policy::index_type>{});
+  } else if constexpr (kind == 1) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return check(std::type_identity<std::conditional_t<(I < 64), typename Policy::index_type, void>>{}...);
+    }(std::make_index_sequence<Policy::rank>{});
+  } else {
+    return check(std::type_identity<const typename Policy::member_type&>{});
+  }
+}
+
+template <class F, class Policy>
+constexpr void check_for_functor() {
+  constexpr int kind = policy_kind<Policy>::value;
+  if constexpr (kind == 0)
+    static_assert(callable_with_policy<Policy, F>(),
+                  "weft::parallel_for over a RangePolicy: the functor must be callable as f(i) "
+                  "(or f(Tag{}, i) when the policy has a work tag)");
+  else if constexpr (kind == 1)
+    static_assert(callable_with_policy<Policy, F>(),
+                  "weft::parallel_for over an MDRangePolicy<Rank<N>>: the functor must take N indices "
+                  "f(i0, ..., iN-1) (after Tag{} when the policy has a work tag)");
+  else
+    static_assert(callable_with_policy<Policy, F>(),
+                  "weft::parallel_for over a TeamPolicy: the functor must be callable as "
+                  "f(const member_type& member) (after Tag{} when the policy has a work tag)");
+}
+
+template <class F, class Policy, class Adaptor>
+constexpr bool reduce_callable() {
+  using V = typename Adaptor::value_type;
+  if constexpr (Adaptor::is_array)
+    return callable_with_policy<Policy, F, V*>();
+  else if constexpr (requires { Adaptor::is_combined; })
+    return true;  // several reductions: checked by the compiler at the call
+  else
+    return callable_with_policy<Policy, F, V&>();
+}
+
+template <class Default, class... T>
+struct first_or {
+  using type = Default;
+};
+template <class Default, class T, class... R>
+struct first_or<Default, T, R...> {
+  using type = T;
+};
+
+template <class F, std::size_t N>
+struct lambda_param {
+  using type = void;
+};
+template <class F, std::size_t N>
+  requires requires { &F::operator(); }
+struct lambda_param<F, N> {
+  template <class R, class C, class... A>
+  static auto pick(R (C::*)(A...) const) {
+    if constexpr (N < sizeof...(A)) {
+      return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (std::type_identity<void>{}, ...,
+                std::conditional_t<I == N, std::type_identity<std::remove_cvref_t<A>>, std::type_identity<void>>{});
+      }(std::index_sequence_for<A...>{});
+    } else {
+      return std::type_identity<void>{};
+    }
+  }
+  using type = typename decltype(pick(&F::operator()))::type;
+};
+
+}  // namespace impl
+
+// ---- parallel_for --------------------------------------------------------------------------------------
+template <impl::PolicyOrCount P, class F>
+inline void parallel_for(std::string_view label, const P& policy, const F& f) {
+  const auto p = impl::to_policy(policy);
+  using Policy = std::remove_cvref_t<decltype(p)>;
+  impl::check_for_functor<F, Policy>();
+  impl::check_initialized("parallel_for", label);
+  impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute();
+}
+template <impl::PolicyOrCount P, class F>
+inline void parallel_for(const P& policy, const F& f) {
+  parallel_for(std::string_view(), policy, f);
+}
+
+// ---- parallel_reduce -------------------------------------------------------------------------------------
+namespace impl {
+template <class F, class Policy, class... Results>
+auto make_reduce_adaptor(const F& f, Results&... results) {
+  static_assert((!std::is_const_v<Results> && ...),
+                "weft::parallel_reduce: a result argument is const; pass a non-const variable, a View or a reducer");
+  if constexpr (sizeof...(Results) == 0) {
+    static_assert(ReducingFunctor<F>,
+                  "weft::parallel_reduce without a result needs a functor that declares value_type");
+    return FunctorAdaptor<F>{&f, functor_value_count(f), nullptr};
+  } else if constexpr (sizeof...(Results) == 1 && ReducingFunctor<F> && !(Reducer<Results> && ...)) {
+    using FA = FunctorAdaptor<F>;
+    auto target = [](auto& r) -> typename FA::value_type* {
+      using Rr = std::remove_cvref_t<decltype(r)>;
+      if constexpr (is_view_v<Rr>)
+        return r.data();
+      else if constexpr (std::is_pointer_v<Rr>)
+        return r;
+      else
+        return &r;
+    }(results...);
+    return FA{&f, functor_value_count(f), target};
+  } else if constexpr (sizeof...(Results) == 1) {
+    using R = decltype(as_reducer(results...));
+    return ReducerAdaptor<R>{as_reducer(results...)};
+  } else {
+    return CombinedAdaptor<decltype(as_reducer(results))...>{
+        Tup<decltype(as_reducer(results))...>{as_reducer(results)...}};
+  }
+}
+}  // namespace impl
+
+template <impl::PolicyOrCount P, class F, class... Results>
+inline void parallel_reduce(std::string_view label, const P& policy, const F& f, Results&&... results) {
+  const auto p = impl::to_policy(policy);
+  using Policy = std::remove_cvref_t<decltype(p)>;
+  auto adaptor = impl::make_reduce_adaptor<F, Policy>(f, results...);
+  using Adaptor = decltype(adaptor);
+  if constexpr (sizeof...(Results) == 1 && !impl::ReducingFunctor<F>) {
+    static_assert(impl::reduce_callable<F, Policy, Adaptor>(),
+                  "weft::parallel_reduce: the functor cannot be called as f(i..., value&) where value has the "
+                  "result's type (a reducer's value_type); make the accumulator parameter that type, by reference");
+  }
+  impl::check_initialized("parallel_reduce", label);
+  impl::ParallelReduce<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
+}
+template <impl::PolicyOrCount P, class F, class... Results>
+inline void parallel_reduce(const P& policy, const F& f, Results&&... results) {
+  parallel_reduce(std::string_view(), policy, f, static_cast<Results&&>(results)...);
+}
+
+// ---- parallel_scan ---------------------------------------------------------------------------------------
+namespace impl {
+template <class F, class Policy, class Adaptor>
+void run_scan(std::string_view label, const Policy& p, const F& f, const Adaptor& adaptor) {
+  static_assert(policy_kind<Policy>::value == 0, "weft::parallel_scan takes a RangePolicy or a count");
+  using V = typename Adaptor::value_type;
+  if constexpr (Adaptor::is_array)
+    static_assert(callable_with_policy<Policy, F, V*, bool>(),
+                  "weft::parallel_scan: the functor must be callable as f(i, value_type update, bool final)");
+  else
+    static_assert(callable_with_policy<Policy, F, V&, bool>(),
+                  "weft::parallel_scan: the functor must be callable as f(i, value_type& update, bool final)");
+  check_initialized("parallel_scan", label);
+  ParallelScan<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
+}
+}  // namespace impl
+
+/// Exclusive prefix scan: f(i, update, final) adds its contribution to `update`; on the final pass
+/// `update` holds the sum of the contributions of the indices before i. `total` receives the sum of all.
+template <impl::PolicyOrCount P, class F, class Total>
+inline void parallel_scan(std::string_view label, const P& policy, const F& f, Total& total) {
+  static_assert(!std::is_const_v<Total>, "weft::parallel_scan: the total argument is const");
+  const auto p = impl::to_policy(policy);
+  if constexpr (is_view_v<Total>) {
+    static_assert(Total::R == 0, "weft::parallel_scan: a View total must have rank 0");
+    parallel_scan(label, p, f, *total.data());
+  } else if constexpr (impl::ReducingFunctor<F>) {
+    using FA = impl::FunctorAdaptor<F>;
+    typename FA::value_type* target;
+    if constexpr (std::is_pointer_v<Total>)
+      target = total;
+    else
+      target = &total;
+    impl::run_scan(label, p, f, FA{&f, impl::functor_value_count(f), target});
+  } else {
+    impl::run_scan(label, p, f, impl::ReducerAdaptor<Sum<Total>>{Sum<Total>(total)});
+  }
+}
+template <impl::PolicyOrCount P, class F>
+inline void parallel_scan(std::string_view label, const P& policy, const F& f) {
+  if constexpr (impl::ReducingFunctor<F>) {
+    impl::run_scan(label, impl::to_policy(policy), f,
+                   impl::FunctorAdaptor<F>{&f, impl::functor_value_count(f), nullptr});
+  } else {
+    using T = typename impl::lambda_param<F, 1>::type;
+    static_assert(!std::is_void_v<T>,
+                  "weft::parallel_scan: cannot tell the scan's value type; give the lambda a concrete "
+                  "f(i, T& update, bool final) signature, a total argument, or a functor with value_type");
+    T discarded{};
+    parallel_scan(label, policy, f, discarded);
+  }
+}
+template <impl::PolicyOrCount P, class F, class... Total>
+  requires(sizeof...(Total) <= 1)
+inline void parallel_scan(const P& policy, const F& f, Total&... total) {
+  parallel_scan(std::string_view(), policy, f, total...);
+}
+
+}  // namespace weft

@@ -1,0 +1,383 @@
+// Execution policies: RangePolicy, MDRangePolicy, TeamPolicy and the nested team ranges.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+
+#include <weft/backend_spaces.hpp>
+#include <weft/error.hpp>
+#include <weft/layouts.hpp>
+#include <weft/scratch.hpp>
+#include <weft/spaces.hpp>
+
+namespace weft {
+
+struct Static {};
+struct Dynamic {};
+template <class T>
+struct Schedule {
+  static_assert(std::is_same_v<T, Static> || std::is_same_v<T, Dynamic>, "weft::Schedule<Static or Dynamic>");
+  using schedule_type = T;
+};
+template <class T>
+struct IndexType {
+  static_assert(std::is_integral_v<T>, "weft::IndexType<T> needs an integer type");
+  using type = T;
+};
+template <unsigned MaxThreads = 0, unsigned MinBlocks = 0>
+struct LaunchBounds {
+  using launch_bounds = LaunchBounds;
+};
+struct ChunkSize {
+  explicit ChunkSize(std::int64_t c) : value(c) {}
+  std::int64_t value;
+};
+
+/// Iteration order of MDRangePolicy: Right = last index fastest (host default), Left = first fastest.
+enum class Iterate { Default, Left, Right };
+template <unsigned N, Iterate Outer = Iterate::Default, Iterate Inner = Iterate::Default>
+struct Rank {
+  static_assert(N >= 2 && N <= 6, "weft::MDRangePolicy supports Rank<2> to Rank<6>");
+  static constexpr unsigned rank = N;
+  static constexpr Iterate outer_direction = Outer;
+  static constexpr Iterate inner_direction = Inner;
+};
+
+namespace impl {
+template <class T>
+struct is_index_type : std::false_type {};
+template <class T>
+struct is_index_type<IndexType<T>> : std::true_type {};
+template <class T>
+struct is_schedule : std::false_type {};
+template <class T>
+struct is_schedule<Schedule<T>> : std::true_type {};
+template <class T>
+struct is_rank : std::false_type {};
+template <unsigned N, Iterate O, Iterate I>
+struct is_rank<Rank<N, O, I>> : std::true_type {};
+template <class T>
+concept IsLaunchBounds = requires { typename T::launch_bounds; };
+
+/// Sorts a policy's template arguments into execution space, index type, schedule, work tag and rank.
+template <class... P>
+struct PolicyTraits {
+  using execution_space = DefaultExecutionSpace;
+  using index_type = std::int64_t;
+  using schedule_type = Static;
+  using work_tag = void;
+  using iteration_pattern = void;
+};
+template <class P0, class... P>
+struct PolicyTraits<P0, P...> : PolicyTraits<P...> {
+  using base = PolicyTraits<P...>;
+  static constexpr bool is_space = ExecutionSpace<P0>;
+  static constexpr bool is_index = is_index_type<P0>::value || std::is_integral_v<P0>;
+  static constexpr bool is_sched = is_schedule<P0>::value;
+  static constexpr bool is_rank_arg = is_rank<P0>::value;
+  static constexpr bool is_lb = IsLaunchBounds<P0>;
+  static constexpr bool is_tag = !is_space && !is_index && !is_sched && !is_rank_arg && !is_lb;
+  template <class T>
+  struct index_of {
+    using type = T;
+  };
+  template <class T>
+  struct index_of<IndexType<T>> {
+    using type = T;
+  };
+  using execution_space = std::conditional_t<is_space, P0, typename base::execution_space>;
+  using index_type = typename std::conditional_t<is_index, index_of<P0>, index_of<typename base::index_type>>::type;
+  using schedule_type = typename std::conditional_t<is_sched, P0, Schedule<typename base::schedule_type>>::schedule_type;
+  using work_tag = std::conditional_t<is_tag, P0, typename base::work_tag>;
+  using iteration_pattern = std::conditional_t<is_rank_arg, P0, typename base::iteration_pattern>;
+};
+
+[[noreturn]] void throw_policy_error(const std::string& what);
+}  // namespace impl
+
+/// A 1-D index range [begin, end) on an execution space instance.
+template <class... Props>
+class RangePolicy {
+  using traits = impl::PolicyTraits<Props...>;
+
+ public:
+  using execution_space = typename traits::execution_space;
+  using index_type = typename traits::index_type;
+  using member_type = index_type;
+  using schedule_type = Schedule<typename traits::schedule_type>;
+  using work_tag = typename traits::work_tag;
+  using policy = RangePolicy;
+
+  RangePolicy() = default;
+  template <std::integral B, std::integral E>
+  RangePolicy(const execution_space& space, B begin, E end) : space_(space) {
+    init(static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end));
+  }
+  template <std::integral B, std::integral E>
+  RangePolicy(B begin, E end) : RangePolicy(execution_space(), begin, end) {}
+  template <std::integral B, std::integral E>
+  RangePolicy(const execution_space& space, B begin, E end, ChunkSize c) : RangePolicy(space, begin, end) {
+    set_chunk_size(c.value);
+  }
+  template <std::integral B, std::integral E>
+  RangePolicy(B begin, E end, ChunkSize c) : RangePolicy(execution_space(), begin, end, c) {}
+
+  const execution_space& space() const { return space_; }
+  index_type begin() const { return begin_; }
+  index_type end() const { return end_; }
+  std::int64_t chunk_size() const { return chunk_; }
+  RangePolicy& set_chunk_size(std::int64_t c) {
+    if (c < 0) impl::throw_policy_error("weft::RangePolicy: chunk size " + std::to_string(c) + " is negative");
+    chunk_ = c;
+    return *this;
+  }
+
+ private:
+  void init(std::int64_t b, std::int64_t e) {
+    if (b > e)
+      impl::throw_policy_error("weft::RangePolicy: begin (" + std::to_string(b) + ") is greater than end (" +
+                               std::to_string(e) + "); give begin <= end");
+    if (static_cast<std::int64_t>(static_cast<index_type>(e)) != e ||
+        static_cast<std::int64_t>(static_cast<index_type>(b)) != b)
+      impl::throw_policy_error("weft::RangePolicy: the range [" + std::to_string(b) + ", " + std::to_string(e) +
+                               ") does not fit the index type; use IndexType<std::int64_t>");
+    begin_ = static_cast<index_type>(b);
+    end_ = static_cast<index_type>(e);
+  }
+  execution_space space_;
+  index_type begin_ = 0;
+  index_type end_ = 0;
+  std::int64_t chunk_ = 0;
+};
+
+/// An N-D tiled index box (N = 2..6): MDRangePolicy<Rank<3>>({0,0,0}, {n0,n1,n2}, {t0,t1,t2}).
+template <class... Props>
+class MDRangePolicy {
+  using traits = impl::PolicyTraits<Props...>;
+  static_assert(!std::is_void_v<typename traits::iteration_pattern>,
+                "weft::MDRangePolicy needs a Rank<N> template argument: MDRangePolicy<Rank<2>>");
+
+ public:
+  using execution_space = typename traits::execution_space;
+  using index_type = typename traits::index_type;
+  using work_tag = typename traits::work_tag;
+  using iteration_pattern = typename traits::iteration_pattern;
+  using schedule_type = Schedule<typename traits::schedule_type>;
+  static constexpr int rank = iteration_pattern::rank;
+  static constexpr bool iterate_right = iteration_pattern::inner_direction != Iterate::Left;
+  static constexpr bool tiles_right = iteration_pattern::outer_direction != Iterate::Left;
+  using point_type = std::int64_t[rank];
+  using policy = MDRangePolicy;
+
+  MDRangePolicy() = default;
+  template <class LT, std::size_t LN, class UT, std::size_t UN, class TT = std::int64_t, std::size_t TN = rank>
+  MDRangePolicy(const execution_space& space, const LT (&lower)[LN], const UT (&upper)[UN],
+                const TT (&tiles)[TN] = {})
+      : space_(space) {
+    static_assert(LN == rank && UN == rank, "weft::MDRangePolicy: give one lower and one upper bound per dimension");
+    static_assert(TN == rank || TN == 0, "weft::MDRangePolicy: give one tile size per dimension (or none)");
+    for (int k = 0; k < rank; ++k) {
+      lower_[k] = static_cast<std::int64_t>(lower[k]);
+      upper_[k] = static_cast<std::int64_t>(upper[k]);
+      tile_[k] = k < static_cast<int>(TN) ? static_cast<std::int64_t>(tiles[k]) : 0;
+    }
+    init();
+  }
+  template <class LT, std::size_t LN, class UT, std::size_t UN, class TT = std::int64_t, std::size_t TN = rank>
+  MDRangePolicy(const LT (&lower)[LN], const UT (&upper)[UN], const TT (&tiles)[TN] = {})
+      : MDRangePolicy(execution_space(), lower, upper, tiles) {}
+
+  const execution_space& space() const { return space_; }
+  std::int64_t lower(int k) const { return lower_[k]; }
+  std::int64_t upper(int k) const { return upper_[k]; }
+  std::int64_t tile(int k) const { return tile_[k]; }
+  std::int64_t tiles_in(int k) const { return (upper_[k] - lower_[k] + tile_[k] - 1) / tile_[k]; }
+  std::int64_t num_tiles() const {
+    std::int64_t n = 1;
+    for (int k = 0; k < rank; ++k) n *= tiles_in(k);
+    return n;
+  }
+
+ private:
+  void init() {
+    for (int k = 0; k < rank; ++k) {
+      if (lower_[k] > upper_[k])
+        impl::throw_policy_error("weft::MDRangePolicy: lower bound " + std::to_string(lower_[k]) +
+                                 " > upper bound " + std::to_string(upper_[k]) + " in dimension " +
+                                 std::to_string(k));
+      if (tile_[k] < 0)
+        impl::throw_policy_error("weft::MDRangePolicy: tile size " + std::to_string(tile_[k]) +
+                                 " is negative in dimension " + std::to_string(k));
+    }
+    // Default tiles: the innermost dimension whole (so it vectorizes), the others one at a time.
+    const int inner = iterate_right ? rank - 1 : 0;
+    for (int k = 0; k < rank; ++k)
+      if (tile_[k] == 0) tile_[k] = k == inner ? (upper_[k] - lower_[k] > 1 ? upper_[k] - lower_[k] : 1) : 1;
+  }
+  execution_space space_;
+  std::int64_t lower_[rank] = {};
+  std::int64_t upper_[rank] = {};
+  std::int64_t tile_[rank] = {};
+};
+
+// ---- teams -------------------------------------------------------------------------------------------
+namespace impl {
+/// What a backend says about its teams; specialized by each backend (team_size_max, scratch limits).
+template <class E>
+struct TeamTraits;
+}  // namespace impl
+
+/// A league of teams: TeamPolicy<>(league_size, team_size or AUTO, vector_length).
+template <class... Props>
+class TeamPolicy {
+  using traits = impl::PolicyTraits<Props...>;
+
+ public:
+  using execution_space = typename traits::execution_space;
+  using index_type = typename traits::index_type;
+  using work_tag = typename traits::work_tag;
+  using schedule_type = Schedule<typename traits::schedule_type>;
+  using member_type = typename impl::TeamTraits<execution_space>::member_type;
+  using policy = TeamPolicy;
+
+  TeamPolicy() = default;
+  TeamPolicy(const execution_space& space, std::int64_t league, int team, int vector = 1)
+      : space_(space), league_(league), team_(team), vector_(vector) {
+    validate();
+  }
+  TeamPolicy(const execution_space& space, std::int64_t league, AUTO_t, int vector = 1)
+      : TeamPolicy(space, league, -1, vector) {}
+  TeamPolicy(const execution_space& space, std::int64_t league, AUTO_t, AUTO_t)
+      : TeamPolicy(space, league, -1, -1) {}
+  TeamPolicy(const execution_space& space, std::int64_t league, int team, AUTO_t)
+      : TeamPolicy(space, league, team, -1) {}
+  TeamPolicy(std::int64_t league, int team, int vector = 1) : TeamPolicy(execution_space(), league, team, vector) {}
+  TeamPolicy(std::int64_t league, AUTO_t, int vector = 1) : TeamPolicy(execution_space(), league, -1, vector) {}
+  TeamPolicy(std::int64_t league, AUTO_t, AUTO_t) : TeamPolicy(execution_space(), league, -1, -1) {}
+  TeamPolicy(std::int64_t league, int team, AUTO_t) : TeamPolicy(execution_space(), league, team, -1) {}
+
+  const execution_space& space() const { return space_; }
+  std::int64_t league_size() const { return league_; }
+  int team_size() const { return team_ > 0 ? team_ : team_size_recommended(); }
+  int vector_length() const { return vector_ > 0 ? vector_ : 1; }
+  bool impl_auto_team_size() const { return team_ <= 0; }
+  int team_size_max() const { return impl::TeamTraits<execution_space>::team_size_max(space_); }
+  int team_size_recommended() const { return impl::TeamTraits<execution_space>::team_size_recommended(space_); }
+  template <class F, class Tag>
+  int team_size_max(const F&, const Tag&) const {
+    return team_size_max();
+  }
+  template <class F, class Tag>
+  int team_size_recommended(const F&, const Tag&) const {
+    return team_size_recommended();
+  }
+  static std::size_t scratch_size_max(int level) { return impl::TeamTraits<execution_space>::scratch_size_max(level); }
+
+  TeamPolicy& set_scratch_size(int level, PerTeamValue team) {
+    check_level(level);
+    team_scratch_[level] = team.value;
+    return *this;
+  }
+  TeamPolicy& set_scratch_size(int level, PerThreadValue thread) {
+    check_level(level);
+    thread_scratch_[level] = thread.value;
+    return *this;
+  }
+  TeamPolicy& set_scratch_size(int level, PerTeamValue team, PerThreadValue thread) {
+    set_scratch_size(level, team);
+    return set_scratch_size(level, thread);
+  }
+  TeamPolicy& set_chunk_size(int c) {
+    chunk_ = c;
+    return *this;
+  }
+  int chunk_size() const { return chunk_; }
+  std::size_t team_scratch_size(int level) const { return team_scratch_[level]; }
+  std::size_t thread_scratch_size(int level) const { return thread_scratch_[level]; }
+  /// Scratch one team uses at `level`: per-team bytes plus per-thread bytes times the team size.
+  std::size_t scratch_size(int level, int team_size = -1) const {
+    const int ts = team_size > 0 ? team_size : this->team_size();
+    return team_scratch_[level] + thread_scratch_[level] * static_cast<std::size_t>(ts);
+  }
+
+ private:
+  static void check_level(int level) {
+    if (level != 0 && level != 1)
+      impl::throw_policy_error("weft::TeamPolicy::set_scratch_size: level " + std::to_string(level) +
+                               " does not exist; use 0 (fast, small) or 1 (large)");
+  }
+  void validate() const {
+    if (league_ < 0)
+      impl::throw_policy_error("weft::TeamPolicy: league size " + std::to_string(league_) + " is negative");
+    if (team_ == 0 || vector_ == 0)
+      impl::throw_policy_error("weft::TeamPolicy: team size and vector length must be >= 1 (or weft::AUTO)");
+  }
+  execution_space space_;
+  std::int64_t league_ = 0;
+  int team_ = -1;
+  int vector_ = 1;
+  int chunk_ = 0;
+  std::size_t team_scratch_[2] = {0, 0};
+  std::size_t thread_scratch_[2] = {0, 0};
+};
+
+// ---- nested ranges inside a team -------------------------------------------------------------------
+namespace impl {
+enum class NestLevel { TeamThread, ThreadVector, TeamVector };
+template <NestLevel L, class I, class Member>
+struct NestedRange {
+  using index_type = I;
+  using member_type = Member;
+  static constexpr NestLevel level = L;
+  const Member& member;
+  I begin;
+  I end;
+};
+template <class T>
+struct is_nested_range : std::false_type {};
+template <NestLevel L, class I, class M>
+struct is_nested_range<NestedRange<L, I, M>> : std::true_type {};
+
+template <class M>
+struct PerTeamSingle {
+  const M& member;
+};
+template <class M>
+struct PerThreadSingle {
+  const M& member;
+};
+}  // namespace impl
+
+#define WEFT_IMPL_NESTED_RANGE(NAME, LEVEL)                                                               \
+  template <class Member, std::integral I>                                                                \
+  WEFT_INLINE_FUNCTION impl::NestedRange<impl::NestLevel::LEVEL, I, Member> NAME(const Member& m, I n) {  \
+    return {m, I(0), n};                                                                                  \
+  }                                                                                                       \
+  template <class Member, std::integral I1, std::integral I2>                                             \
+  WEFT_INLINE_FUNCTION impl::NestedRange<impl::NestLevel::LEVEL, std::common_type_t<I1, I2>, Member> NAME( \
+      const Member& m, I1 b, I2 e) {                                                                      \
+    return {m, static_cast<std::common_type_t<I1, I2>>(b), static_cast<std::common_type_t<I1, I2>>(e)};   \
+  }
+/// Splits [0, n) or [b, e) over the threads of a team.
+WEFT_IMPL_NESTED_RANGE(TeamThreadRange, TeamThread)
+/// Splits [0, n) or [b, e) over the vector lanes of one thread.
+WEFT_IMPL_NESTED_RANGE(ThreadVectorRange, ThreadVector)
+/// Splits [0, n) or [b, e) over every thread and vector lane of a team.
+WEFT_IMPL_NESTED_RANGE(TeamVectorRange, TeamVector)
+#undef WEFT_IMPL_NESTED_RANGE
+
+template <class Member>
+  requires requires(const Member& m) { m.team_rank(); }
+WEFT_INLINE_FUNCTION impl::PerTeamSingle<Member> PerTeam(const Member& m) {
+  return {m};
+}
+template <class Member>
+  requires requires(const Member& m) { m.team_rank(); }
+WEFT_INLINE_FUNCTION impl::PerThreadSingle<Member> PerThread(const Member& m) {
+  return {m};
+}
+
+}  // namespace weft

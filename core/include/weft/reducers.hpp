@@ -1,0 +1,336 @@
+// Reducers (Sum, Prod, Min, Max, MinLoc, MaxLoc, MinMax, MinMaxLoc, LAnd, LOr, BAnd, BOr), reduction
+// identities, and the adaptors that turn a result argument or a reducing functor into one interface.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include <weft/macros.hpp>
+#include <weft/view.hpp>
+
+namespace weft {
+
+/// Identity elements; specialize for a user type to use it with the built-in reducers.
+template <class T>
+struct reduction_identity {
+  WEFT_FORCEINLINE_FUNCTION static constexpr T sum() { return static_cast<T>(0); }
+  WEFT_FORCEINLINE_FUNCTION static constexpr T prod() { return static_cast<T>(1); }
+  WEFT_FORCEINLINE_FUNCTION static constexpr T max() { return std::numeric_limits<T>::lowest(); }
+  WEFT_FORCEINLINE_FUNCTION static constexpr T min() { return std::numeric_limits<T>::max(); }
+  WEFT_FORCEINLINE_FUNCTION static constexpr T land() { return static_cast<T>(true); }
+  WEFT_FORCEINLINE_FUNCTION static constexpr T lor() { return static_cast<T>(false); }
+  WEFT_FORCEINLINE_FUNCTION static constexpr T band() { return static_cast<T>(~T(0)); }
+  WEFT_FORCEINLINE_FUNCTION static constexpr T bor() { return static_cast<T>(0); }
+};
+
+template <class Scalar, class Index>
+struct ValLocScalar {
+  Scalar val;
+  Index loc;
+};
+template <class Scalar>
+struct MinMaxScalar {
+  Scalar min_val;
+  Scalar max_val;
+};
+template <class Scalar, class Index>
+struct MinMaxLocScalar {
+  Scalar min_val;
+  Scalar max_val;
+  Index min_loc;
+  Index max_loc;
+};
+
+namespace impl {
+/// Holds where a reducer's result goes: a host scalar, or a rank-0 View (written without a fence).
+template <class T, class Space>
+class ReducerResult {
+ public:
+  using value_type = std::remove_cv_t<T>;
+  using result_view_type = View<value_type, Space>;
+  ReducerResult(value_type& v) : view_(&v), scalar_(true) {}
+  ReducerResult(const result_view_type& v) : view_(v), scalar_(false) {}
+  WEFT_INLINE_FUNCTION value_type& reference() const { return *view_.data(); }
+  result_view_type view() const { return view_; }
+  bool references_scalar() const { return scalar_; }
+
+ private:
+  result_view_type view_;
+  bool scalar_;
+};
+}  // namespace impl
+
+#define WEFT_IMPL_SIMPLE_REDUCER(NAME, INIT, JOIN)                                                     \
+  template <class Scalar, class Space = HostSpace>                                                     \
+  class NAME : public impl::ReducerResult<Scalar, Space> {                                             \
+   public:                                                                                             \
+    using reducer = NAME;                                                                              \
+    using value_type = std::remove_cv_t<Scalar>;                                                       \
+    using impl::ReducerResult<Scalar, Space>::ReducerResult;                                           \
+    WEFT_FORCEINLINE_FUNCTION void join(value_type& dest, const value_type& src) const { JOIN; }       \
+    WEFT_FORCEINLINE_FUNCTION void init(value_type& val) const {                                       \
+      val = reduction_identity<value_type>::INIT();                                                    \
+    }                                                                                                  \
+  };                                                                                                   \
+  template <class Scalar>                                                                              \
+  NAME(Scalar&) -> NAME<Scalar>;                                                                       \
+  template <class Scalar, class... P>                                                                  \
+  NAME(const View<Scalar, P...>&) -> NAME<Scalar, typename View<Scalar, P...>::memory_space>;
+
+WEFT_IMPL_SIMPLE_REDUCER(Sum, sum, dest += src)
+WEFT_IMPL_SIMPLE_REDUCER(Prod, prod, dest *= src)
+WEFT_IMPL_SIMPLE_REDUCER(Min, min, if (src < dest) dest = src)
+WEFT_IMPL_SIMPLE_REDUCER(Max, max, if (dest < src) dest = src)
+WEFT_IMPL_SIMPLE_REDUCER(LAnd, land, dest = dest && src)
+WEFT_IMPL_SIMPLE_REDUCER(LOr, lor, dest = dest || src)
+WEFT_IMPL_SIMPLE_REDUCER(BAnd, band, dest = dest & src)
+WEFT_IMPL_SIMPLE_REDUCER(BOr, bor, dest = dest | src)
+#undef WEFT_IMPL_SIMPLE_REDUCER
+
+/// Smallest value and its index; ties go to the smallest index, so results do not depend on threads.
+template <class Scalar, class Index, class Space = HostSpace>
+class MinLoc : public impl::ReducerResult<ValLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>, Space> {
+ public:
+  using reducer = MinLoc;
+  using value_type = ValLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>;
+  using impl::ReducerResult<value_type, Space>::ReducerResult;
+  WEFT_FORCEINLINE_FUNCTION void join(value_type& d, const value_type& s) const {
+    if (s.val < d.val || (s.val == d.val && s.loc < d.loc)) d = s;
+  }
+  WEFT_FORCEINLINE_FUNCTION void init(value_type& v) const {
+    v.val = reduction_identity<std::remove_cv_t<Scalar>>::min();
+    v.loc = reduction_identity<std::remove_cv_t<Index>>::min();
+  }
+};
+/// Largest value and its index; ties go to the smallest index.
+template <class Scalar, class Index, class Space = HostSpace>
+class MaxLoc : public impl::ReducerResult<ValLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>, Space> {
+ public:
+  using reducer = MaxLoc;
+  using value_type = ValLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>;
+  using impl::ReducerResult<value_type, Space>::ReducerResult;
+  WEFT_FORCEINLINE_FUNCTION void join(value_type& d, const value_type& s) const {
+    if (d.val < s.val || (s.val == d.val && s.loc < d.loc)) d = s;
+  }
+  WEFT_FORCEINLINE_FUNCTION void init(value_type& v) const {
+    v.val = reduction_identity<std::remove_cv_t<Scalar>>::max();
+    v.loc = reduction_identity<std::remove_cv_t<Index>>::min();
+  }
+};
+template <class Scalar, class Space = HostSpace>
+class MinMax : public impl::ReducerResult<MinMaxScalar<std::remove_cv_t<Scalar>>, Space> {
+ public:
+  using reducer = MinMax;
+  using value_type = MinMaxScalar<std::remove_cv_t<Scalar>>;
+  using impl::ReducerResult<value_type, Space>::ReducerResult;
+  WEFT_FORCEINLINE_FUNCTION void join(value_type& d, const value_type& s) const {
+    if (s.min_val < d.min_val) d.min_val = s.min_val;
+    if (d.max_val < s.max_val) d.max_val = s.max_val;
+  }
+  WEFT_FORCEINLINE_FUNCTION void init(value_type& v) const {
+    v.min_val = reduction_identity<std::remove_cv_t<Scalar>>::min();
+    v.max_val = reduction_identity<std::remove_cv_t<Scalar>>::max();
+  }
+};
+/// Smallest and largest values with their indices; ties go to the smallest index.
+template <class Scalar, class Index, class Space = HostSpace>
+class MinMaxLoc
+    : public impl::ReducerResult<MinMaxLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>, Space> {
+ public:
+  using reducer = MinMaxLoc;
+  using value_type = MinMaxLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>;
+  using impl::ReducerResult<value_type, Space>::ReducerResult;
+  WEFT_FORCEINLINE_FUNCTION void join(value_type& d, const value_type& s) const {
+    if (s.min_val < d.min_val || (s.min_val == d.min_val && s.min_loc < d.min_loc)) {
+      d.min_val = s.min_val;
+      d.min_loc = s.min_loc;
+    }
+    if (d.max_val < s.max_val || (s.max_val == d.max_val && s.max_loc < d.max_loc)) {
+      d.max_val = s.max_val;
+      d.max_loc = s.max_loc;
+    }
+  }
+  WEFT_FORCEINLINE_FUNCTION void init(value_type& v) const {
+    v.min_val = reduction_identity<std::remove_cv_t<Scalar>>::min();
+    v.max_val = reduction_identity<std::remove_cv_t<Scalar>>::max();
+    v.min_loc = reduction_identity<std::remove_cv_t<Index>>::min();
+    v.max_loc = reduction_identity<std::remove_cv_t<Index>>::min();
+  }
+};
+
+/// What a reducer must provide (Kokkos' reducer concept).
+template <class R>
+concept Reducer = requires { typename R::reducer; typename R::value_type; } &&
+                  requires(const R& r, typename R::value_type& a, const typename R::value_type& b) {
+                    r.join(a, b);
+                    r.init(a);
+                    r.reference();
+                  };
+template <class R>
+inline constexpr bool is_reducer_v = Reducer<R>;
+
+namespace impl {
+// ---- a small tuple for several reductions in one kernel ----
+template <class... T>
+struct Tup {};
+template <class H, class... T>
+struct Tup<H, T...> {
+  H head;
+  Tup<T...> tail;
+};
+template <std::size_t I, class H, class... T>
+WEFT_FORCEINLINE_FUNCTION auto& get(Tup<H, T...>& t) {
+  if constexpr (I == 0)
+    return t.head;
+  else
+    return get<I - 1>(t.tail);
+}
+template <std::size_t I, class H, class... T>
+WEFT_FORCEINLINE_FUNCTION const auto& get(const Tup<H, T...>& t) {
+  if constexpr (I == 0)
+    return t.head;
+  else
+    return get<I - 1>(t.tail);
+}
+
+/// The one interface the backends' reduce and scan engines use:
+///   value_count(), init(v*), join(d*, s*), final(v*), apply(v*, fn) calls fn with the accumulator(s),
+///   store(v*) delivers the result.
+template <class R>
+struct ReducerAdaptor {
+  using value_type = typename R::value_type;
+  static constexpr bool is_array = false;
+  R r;
+  int value_count() const { return 1; }
+  WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const { r.init(*v); }
+  WEFT_FORCEINLINE_FUNCTION void join(value_type* d, const value_type* s) const { r.join(*d, *s); }
+  WEFT_FORCEINLINE_FUNCTION void final(value_type* v) const {
+    if constexpr (requires { r.final(*v); }) r.final(*v);
+  }
+  template <class Fn>
+  WEFT_FORCEINLINE_FUNCTION void apply(value_type* v, Fn&& fn) const {
+    fn(*v);
+  }
+  void store(const value_type* v) const { r.reference() = *v; }
+};
+
+template <class... R>
+struct CombinedAdaptor {
+  using value_type = Tup<typename R::value_type...>;
+  static constexpr bool is_array = false;
+  static constexpr bool is_combined = true;
+  Tup<R...> rs;
+  int value_count() const { return 1; }
+  template <std::size_t... I>
+  WEFT_FORCEINLINE_FUNCTION void init_impl(value_type* v, std::index_sequence<I...>) const {
+    (get<I>(rs).init(get<I>(*v)), ...);
+  }
+  template <std::size_t... I>
+  WEFT_FORCEINLINE_FUNCTION void join_impl(value_type* d, const value_type* s, std::index_sequence<I...>) const {
+    (get<I>(rs).join(get<I>(*d), get<I>(*s)), ...);
+  }
+  template <std::size_t... I, class Fn>
+  WEFT_FORCEINLINE_FUNCTION void apply_impl(value_type* v, Fn&& fn, std::index_sequence<I...>) const {
+    fn(get<I>(*v)...);
+  }
+  template <std::size_t... I>
+  void store_impl(const value_type* v, std::index_sequence<I...>) const {
+    ((get<I>(rs).reference() = get<I>(*v)), ...);
+  }
+  using seq = std::index_sequence_for<R...>;
+  WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const { init_impl(v, seq{}); }
+  WEFT_FORCEINLINE_FUNCTION void join(value_type* d, const value_type* s) const { join_impl(d, s, seq{}); }
+  WEFT_FORCEINLINE_FUNCTION void final(value_type*) const {}
+  template <class Fn>
+  WEFT_FORCEINLINE_FUNCTION void apply(value_type* v, Fn&& fn) const {
+    apply_impl(v, fn, seq{});
+  }
+  void store(const value_type* v) const { store_impl(v, seq{}); }
+};
+
+/// A functor that reduces by itself: it has value_type (possibly T[] with a value_count member), and
+/// optionally init / join / final. Results go to a scalar, an array, a View, or nowhere.
+template <class F>
+struct FunctorAdaptor {
+  using declared = typename F::value_type;
+  static constexpr bool is_array = std::is_array_v<declared>;
+  using value_type = std::remove_cv_t<std::remove_extent_t<declared>>;
+  const F* f;
+  int count;
+  value_type* target;  // nullptr: no result wanted
+  int value_count() const { return count; }
+  WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const {
+    if constexpr (is_array) {
+      if constexpr (requires { f->init(v); })
+        f->init(v);
+      else
+        for (int i = 0; i < count; ++i) v[i] = value_type();
+    } else {
+      if constexpr (requires { f->init(*v); })
+        f->init(*v);
+      else
+        *v = value_type();
+    }
+  }
+  WEFT_FORCEINLINE_FUNCTION void join(value_type* d, const value_type* s) const {
+    if constexpr (is_array) {
+      if constexpr (requires { f->join(d, s); })
+        f->join(d, s);
+      else
+        for (int i = 0; i < count; ++i) d[i] += s[i];
+    } else {
+      if constexpr (requires { f->join(*d, *s); })
+        f->join(*d, *s);
+      else
+        *d += *s;
+    }
+  }
+  WEFT_FORCEINLINE_FUNCTION void final(value_type* v) const {
+    if constexpr (is_array) {
+      if constexpr (requires { f->final(v); }) f->final(v);
+    } else {
+      if constexpr (requires { f->final(*v); }) f->final(*v);
+    }
+  }
+  template <class Fn>
+  WEFT_FORCEINLINE_FUNCTION void apply(value_type* v, Fn&& fn) const {
+    if constexpr (is_array)
+      fn(v);
+    else
+      fn(*v);
+  }
+  void store(const value_type* v) const {
+    if (target)
+      for (int i = 0; i < count; ++i) target[i] = v[i];
+  }
+};
+
+template <class F>
+concept ReducingFunctor = requires { typename F::value_type; };
+
+template <class F>
+int functor_value_count(const F& f) {
+  if constexpr (requires { f.value_count; })
+    return static_cast<int>(f.value_count);
+  else
+    return 1;
+}
+
+/// Turns one result argument of parallel_reduce into a reducer: T& -> Sum<T>, rank-0 View -> Sum<T>.
+template <class Arg>
+auto as_reducer(Arg& a) {
+  using A = std::remove_cv_t<Arg>;
+  if constexpr (Reducer<A>) {
+    return a;
+  } else if constexpr (is_view_v<A>) {
+    static_assert(A::R == 0, "weft::parallel_reduce: a View result must have rank 0 (or use a reducer)");
+    return Sum<typename A::value_type, typename A::memory_space>(
+        typename Sum<typename A::value_type, typename A::memory_space>::result_view_type(a));
+  } else {
+    return Sum<A>(a);
+  }
+}
+}  // namespace impl
+}  // namespace weft

@@ -1,0 +1,67 @@
+// ScratchMemorySpace: the per-team / per-thread scratch a TeamPolicy reserves (levels 0 and 1).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <weft/error.hpp>
+#include <weft/layouts.hpp>
+#include <weft/macros.hpp>
+
+namespace weft {
+
+/// A bump allocator over the scratch a team (or one thread of it) owns for one league iteration.
+template <class ExecSpace>
+class ScratchMemorySpace {
+ public:
+  using memory_space = ScratchMemorySpace;
+  using execution_space = ExecSpace;
+  using array_layout = LayoutRight;
+  using size_type = std::size_t;
+  static constexpr bool impl_host_accessible = ExecSpace::impl_is_host_space;
+  static constexpr std::size_t alignment = 16;
+
+  WEFT_INLINE_FUNCTION ScratchMemorySpace() = default;
+  WEFT_INLINE_FUNCTION ScratchMemorySpace(void* base, std::size_t bytes, int level)
+      : cur_(static_cast<char*>(base)), end_(static_cast<char*>(base) + bytes), level_(level) {}
+  static constexpr const char* name() { return "ScratchMemorySpace"; }
+
+  /// Returns `bytes` of scratch aligned to 16 bytes; aborts naming the level when the reservation is exceeded.
+  WEFT_INLINE_FUNCTION void* get_shmem(std::size_t bytes, int = -1) const {
+    return get_shmem_aligned(bytes, alignment);
+  }
+  WEFT_INLINE_FUNCTION void* get_shmem_aligned(std::size_t bytes, std::size_t align) const {
+    const auto p = reinterpret_cast<std::uintptr_t>(cur_);
+    char* r = cur_ + ((align - p % align) % align);
+    if (r + bytes > end_ || r < cur_) [[unlikely]] {
+      abort_overflow(bytes, static_cast<std::size_t>(end_ - cur_));
+    }
+    cur_ = r + bytes;
+    return r;
+  }
+  WEFT_INLINE_FUNCTION std::size_t impl_remaining() const { return static_cast<std::size_t>(end_ - cur_); }
+
+ private:
+  WEFT_INLINE_FUNCTION void abort_overflow(std::size_t bytes, std::size_t left) const {
+    (void)bytes;
+    (void)left;
+    impl::abort_with(
+        "team scratch exhausted: a ScratchView or get_shmem asked for more scratch than the TeamPolicy "
+        "reserved at this level; raise set_scratch_size(level, PerTeam(bytes), PerThread(bytes))");
+  }
+  mutable char* cur_ = nullptr;
+  char* end_ = nullptr;
+  int level_ = 0;
+};
+
+/// set_scratch_size(level, PerTeam(bytes), PerThread(bytes)).
+struct PerTeamValue {
+  std::size_t value;
+};
+struct PerThreadValue {
+  std::size_t value;
+};
+inline PerTeamValue PerTeam(std::size_t bytes) { return {bytes}; }
+inline PerThreadValue PerThread(std::size_t bytes) { return {bytes}; }
+
+}  // namespace weft

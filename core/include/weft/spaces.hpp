@@ -1,0 +1,165 @@
+// Memory spaces, memory traits, space traits and the host execution-space instance handle.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <weft/config.hpp>
+#include <weft/initialize.hpp>
+#include <weft/macros.hpp>
+
+namespace weft {
+
+class HostSpace;
+
+// ---- memory traits -------------------------------------------------------------------------
+enum MemoryTraitsFlags : unsigned { Unmanaged = 1u, RandomAccess = 2u, Atomic = 4u, Restrict = 8u };
+template <unsigned Flags>
+struct MemoryTraits {
+  using memory_traits = MemoryTraits;
+  static constexpr unsigned impl_value = Flags;
+  static constexpr bool is_unmanaged = (Flags & Unmanaged) != 0;
+  static constexpr bool is_random_access = (Flags & RandomAccess) != 0;
+  static constexpr bool is_atomic = (Flags & Atomic) != 0;
+  static constexpr bool is_restrict = (Flags & Restrict) != 0;
+};
+using MemoryManaged = MemoryTraits<0>;
+using MemoryUnmanaged = MemoryTraits<Unmanaged>;
+using MemoryRandomAccess = MemoryTraits<RandomAccess>;
+
+// ---- space traits ----------------------------------------------------------------------------
+template <class T>
+concept ExecutionSpace = requires { typename T::execution_space; } &&
+                         std::is_same_v<typename T::execution_space, T> &&
+                         requires(const T& e) { e.fence(); };
+template <class T>
+concept MemorySpace = requires { typename T::memory_space; } &&
+                      std::is_same_v<typename T::memory_space, T> && !ExecutionSpace<T>;
+template <class T>
+inline constexpr bool is_execution_space_v = ExecutionSpace<T>;
+template <class T>
+inline constexpr bool is_memory_space_v = MemorySpace<T>;
+
+/// A (execution space, memory space) pair, as in Kokkos.
+template <class Exec, class Mem>
+struct Device {
+  using execution_space = typename Exec::execution_space;
+  using memory_space = typename Mem::memory_space;
+  using device_type = Device;
+};
+
+namespace impl {
+/// Whether code running in `Space` (an execution or memory space) can dereference `Mem`'s memory.
+/// Backends specialize this; host memory spaces are all mutually accessible.
+template <class Space, class Mem>
+struct accessible : std::false_type {};
+template <class Space, class Mem>
+  requires(std::is_same_v<typename Space::memory_space, typename Mem::memory_space>)
+struct accessible<Space, Mem> : std::true_type {};
+}  // namespace impl
+
+/// Kokkos' SpaceAccessibility<Access, Mem>::accessible.
+template <class Access, class Mem>
+struct SpaceAccessibility {
+  static constexpr bool accessible = impl::accessible<Access, typename Mem::memory_space>::value;
+  static constexpr bool assignable = std::is_same_v<typename Access::memory_space, typename Mem::memory_space>;
+  using space = std::conditional_t<accessible, typename Access::memory_space, HostSpace>;
+};
+
+// ---- the host memory space -----------------------------------------------------------------
+/// Host memory (64-byte aligned). SharedSpace and SharedHostPinnedSpace alias it in host-only builds.
+class HostSpace {
+ public:
+  using memory_space = HostSpace;
+  using size_type = std::size_t;
+  static constexpr const char* name() { return "HostSpace"; }
+  void* allocate(std::size_t bytes, std::string_view label = {}) const;
+  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
+  static constexpr bool impl_host_accessible = true;
+};
+using SharedSpace = HostSpace;
+using SharedHostPinnedSpace = HostSpace;
+
+namespace impl {
+template <class M>
+concept HostAccessibleSpace = requires { M::impl_host_accessible; } && M::impl_host_accessible;
+template <class A, class B>
+  requires(HostAccessibleSpace<typename A::memory_space> && HostAccessibleSpace<B> &&
+           !std::is_same_v<typename A::memory_space, B>)
+struct accessible<A, B> : std::true_type {};
+
+// ---- host execution-space instances -------------------------------------------------------------
+/// The state of one instance of a host execution space. Work on an instance holds its lock, so
+/// fence() on the instance waits for that work and nothing else.
+struct HostInstance {
+  int refcount;
+  std::uint32_t id;
+  int nthreads;
+  const char* space_name;
+  void* scratch;
+  std::size_t scratch_bytes;
+  void* mutex;
+};
+HostInstance* host_instance_create(const char* space_name, int nthreads);
+void host_instance_release(HostInstance* p) noexcept;
+void host_instance_lock(HostInstance* p) noexcept;
+void host_instance_unlock(HostInstance* p) noexcept;
+/// A buffer of at least `bytes` owned by the instance; valid while the instance is locked.
+void* host_instance_scratch(HostInstance* p, std::size_t bytes);
+void host_instance_fence(HostInstance* p) noexcept;
+
+/// Reference-counted handle that Serial and OpenMP hold.
+class HostInstanceHandle {
+ public:
+  HostInstanceHandle() = default;
+  explicit HostInstanceHandle(HostInstance* p) : p_(p) { retain(); }
+  HostInstanceHandle(const HostInstanceHandle& o) : p_(o.p_) { retain(); }
+  HostInstanceHandle& operator=(const HostInstanceHandle& o) {
+    if (p_ != o.p_) {
+      HostInstanceHandle tmp(o);
+      std::swap(p_, tmp.p_);
+    }
+    return *this;
+  }
+  ~HostInstanceHandle() {
+    if (p_) host_instance_release(p_);
+  }
+  HostInstance* get() const { return p_; }
+
+ private:
+  void retain() {
+    if (p_) __atomic_fetch_add(&p_->refcount, 1, __ATOMIC_RELAXED);
+  }
+  HostInstance* p_ = nullptr;
+};
+
+/// Set on every thread while it runs a host parallel region: View copies made there are not
+/// reference counted, and nested dispatches run inline.
+inline thread_local bool t_in_host_parallel = false;
+
+struct HostParallelScope {
+  bool saved;
+  HostParallelScope() : saved(t_in_host_parallel) { t_in_host_parallel = true; }
+  ~HostParallelScope() { t_in_host_parallel = saved; }
+};
+
+/// Holds an instance's lock for one dispatch (not taken for dispatches nested in a kernel).
+class InstanceLock {
+ public:
+  explicit InstanceLock(HostInstance* p) : p_(t_in_host_parallel ? nullptr : p) {
+    if (p_) host_instance_lock(p_);
+  }
+  ~InstanceLock() {
+    if (p_) host_instance_unlock(p_);
+  }
+  InstanceLock(const InstanceLock&) = delete;
+  InstanceLock& operator=(const InstanceLock&) = delete;
+
+ private:
+  HostInstance* p_;
+};
+}  // namespace impl
+}  // namespace weft

@@ -1,0 +1,83 @@
+// Hierarchical parallelism inside a team: nested parallel_for / parallel_reduce / parallel_scan over
+// TeamThreadRange, ThreadVectorRange and TeamVectorRange, and single(PerTeam / PerThread). Written once
+// against the member hooks every backend's team member provides:
+//   impl_for(level, b, e, body), impl_join(level, adaptor, value*), impl_exclusive_prefix(level, adaptor,
+//   value*, total*), team_rank(), team_broadcast(value, source).
+#pragma once
+
+#include <type_traits>
+
+#include <weft/parallel.hpp>
+#include <weft/policies.hpp>
+#include <weft/reducers.hpp>
+
+namespace weft {
+
+template <impl::NestLevel L, class I, class M, class F>
+WEFT_INLINE_FUNCTION void parallel_for(const impl::NestedRange<L, I, M>& r, const F& f) {
+  static_assert(std::is_invocable_v<const F&, I>, "weft::parallel_for over a nested range: f must be callable as f(i)");
+  r.member.impl_for(L, r.begin, r.end, f);
+}
+
+/// Nested reduction: every thread of the level gets the reduced value in `results`.
+template <impl::NestLevel L, class I, class M, class F, class... Results>
+WEFT_INLINE_FUNCTION void parallel_reduce(const impl::NestedRange<L, I, M>& r, const F& f, Results&&... results) {
+  static_assert(sizeof...(Results) >= 1, "weft::parallel_reduce over a nested range needs a result or reducer");
+  static_assert((!std::is_const_v<std::remove_reference_t<Results>> && ...),
+                "weft::parallel_reduce: a result argument is const; pass a non-const variable or a reducer");
+  auto adaptor = [&]() {
+    if constexpr (sizeof...(Results) == 1) {
+      using R = decltype(impl::as_reducer(results...));
+      return impl::ReducerAdaptor<R>{impl::as_reducer(results...)};
+    } else {
+      return impl::CombinedAdaptor<decltype(impl::as_reducer(results))...>{
+          impl::Tup<decltype(impl::as_reducer(results))...>{impl::as_reducer(results)...}};
+    }
+  }();
+  typename decltype(adaptor)::value_type v;
+  adaptor.init(&v);
+  r.member.impl_for(L, r.begin, r.end, [&](I i) { adaptor.apply(&v, [&](auto&... acc) { f(i, acc...); }); });
+  r.member.impl_join(L, adaptor, &v);
+  adaptor.store(&v);
+}
+
+/// Nested exclusive scan: f(i, update, final); `total` (optional) receives the sum over the range.
+template <impl::NestLevel L, class I, class M, class F, class... Total>
+  requires(sizeof...(Total) <= 1)
+WEFT_INLINE_FUNCTION void parallel_scan(const impl::NestedRange<L, I, M>& r, const F& f, Total&... total) {
+  using T = std::remove_cv_t<typename impl::first_or<typename impl::lambda_param<F, 1>::type, Total...>::type>;
+  static_assert(!std::is_void_v<T>, "weft::parallel_scan over a nested range: give f a concrete (i, T&, bool) signature");
+  T sink{};
+  impl::ReducerAdaptor<Sum<T>> adaptor{Sum<T>(sink)};
+  T partial;
+  adaptor.init(&partial);
+  r.member.impl_for(L, r.begin, r.end, [&](I i) { f(i, partial, false); });
+  T offset = partial;
+  T all;
+  r.member.impl_exclusive_prefix(L, adaptor, &offset, &all);
+  r.member.impl_for(L, r.begin, r.end, [&](I i) { f(i, offset, true); });
+  ((total = all), ...);
+}
+
+/// single(PerTeam(member), f): one thread of the team runs f; single(PerTeam(member), f, value) also
+/// broadcasts `value` to every thread.
+template <class M, class F>
+WEFT_INLINE_FUNCTION void single(const impl::PerTeamSingle<M>& s, const F& f) {
+  if (s.member.team_rank() == 0) f();
+}
+template <class M, class F, class T>
+WEFT_INLINE_FUNCTION void single(const impl::PerTeamSingle<M>& s, const F& f, T& value) {
+  if (s.member.team_rank() == 0) f(value);
+  s.member.team_broadcast(value, 0);
+}
+/// single(PerThread(member), f): one vector lane of the calling thread runs f.
+template <class M, class F>
+WEFT_INLINE_FUNCTION void single(const impl::PerThreadSingle<M>& s, const F& f) {
+  s.member.impl_single_lane(f);
+}
+template <class M, class F, class T>
+WEFT_INLINE_FUNCTION void single(const impl::PerThreadSingle<M>& s, const F& f, T& value) {
+  s.member.impl_single_lane([&] { f(value); });
+}
+
+}  // namespace weft

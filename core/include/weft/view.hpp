@@ -1,0 +1,712 @@
+// weft::View: a reference-counted, labelled multidimensional array in a memory space.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <weft/atomics.hpp>
+#include <weft/backend_spaces.hpp>
+#include <weft/error.hpp>
+#include <weft/layouts.hpp>
+#include <weft/scratch.hpp>
+#include <weft/spaces.hpp>
+
+namespace weft {
+
+template <class DataType, class... Props>
+class View;
+
+namespace impl {
+
+// ---- data type analysis: double**[3] -> value double, rank 3, 2 runtime extents, extent(2) == 3 ----
+template <class T>
+struct strip_pointers {
+  static constexpr int count = 0;
+  using type = T;
+};
+template <class T>
+struct strip_pointers<T*> {
+  static constexpr int count = 1 + strip_pointers<T>::count;
+  using type = typename strip_pointers<T>::type;
+};
+
+template <class DataType>
+struct DataTypeAnalysis {
+  using no_extents = std::remove_all_extents_t<DataType>;
+  static constexpr int rank_dynamic = strip_pointers<no_extents>::count;
+  static constexpr int rank = rank_dynamic + static_cast<int>(std::rank_v<DataType>);
+  using value_type = typename strip_pointers<no_extents>::type;
+  template <std::size_t... I>
+  static constexpr auto make_static(std::index_sequence<I...>) {
+    struct A {
+      std::size_t v[max_view_rank + 1];
+    } a{};
+    ((a.v[rank_dynamic + I] = std::extent_v<DataType, I>), ...);
+    return a;
+  }
+  static constexpr auto static_extents = make_static(std::make_index_sequence<std::rank_v<DataType>>{});
+  static_assert(rank <= static_cast<int>(max_view_rank), "weft::View: at most 8 dimensions");
+};
+
+template <class T, int Ptrs>
+struct add_pointers {
+  using type = typename add_pointers<T*, Ptrs - 1>::type;
+};
+template <class T>
+struct add_pointers<T, 0> {
+  using type = T;
+};
+/// Rebuilds a data type with another value type: rebind<double*[3], const double> = const double*[3].
+template <class DataType, class NewValue>
+struct rebind_data_type {
+  using A = DataTypeAnalysis<DataType>;
+  template <class T, std::size_t K>
+  struct add_extents_from {
+    using type = T;
+  };
+  template <class T, std::size_t K>
+    requires(K < std::rank_v<DataType>)
+  struct add_extents_from<T, K> {
+    using inner = typename add_extents_from<T, K + 1>::type;
+    using type = inner[std::extent_v<DataType, K>];
+  };
+  using type = typename add_extents_from<typename add_pointers<NewValue, A::rank_dynamic>::type, 0>::type;
+};
+
+// ---- view property parsing ----
+template <class T>
+struct is_memory_traits : std::false_type {};
+template <unsigned F>
+struct is_memory_traits<MemoryTraits<F>> : std::true_type {};
+template <class T>
+struct is_device : std::false_type {};
+template <class E, class M>
+struct is_device<Device<E, M>> : std::true_type {};
+
+template <class Layout, class Space, class Traits, class... Props>
+struct ParseViewProps {
+  using layout = Layout;
+  using space = Space;
+  using traits = Traits;
+};
+template <class Layout, class Space, class Traits, class P, class... Rest>
+struct ParseViewProps<Layout, Space, Traits, P, Rest...> {
+  static constexpr bool is_layout = is_array_layout_v<P>;
+  static constexpr bool is_traits = is_memory_traits<P>::value;
+  static constexpr bool is_space = ExecutionSpace<P> || MemorySpace<P> || is_device<P>::value;
+  static_assert(is_layout || is_traits || is_space,
+                "weft::View: a template argument after the data type is not a layout, a memory or execution "
+                "space, a Device<> or MemoryTraits<>");
+  using next = ParseViewProps<std::conditional_t<is_layout, P, Layout>, std::conditional_t<is_space, P, Space>,
+                              std::conditional_t<is_traits, P, Traits>, Rest...>;
+  using layout = typename next::layout;
+  using space = typename next::space;
+  using traits = typename next::traits;
+};
+
+template <class T>
+struct is_scratch_space : std::false_type {};
+template <class E>
+struct is_scratch_space<ScratchMemorySpace<E>> : std::true_type {};
+
+template <class M>
+struct memory_space_exec {
+  using type = DefaultHostExecutionSpace;  // host memory spaces run on the default host space
+};
+template <class M>
+  requires requires { typename M::execution_space; }
+struct memory_space_exec<M> {
+  using type = typename M::execution_space;
+};
+
+template <class Space>
+struct SpacePair {
+  using memory_space = typename Space::memory_space;
+  using execution_space = typename Space::execution_space;
+};
+template <class M>
+  requires MemorySpace<M>
+struct SpacePair<M> {
+  using memory_space = M;
+  using execution_space = typename memory_space_exec<M>::type;
+};
+}  // namespace impl
+
+/// The compile-time properties of View<DataType, Props...>.
+template <class DataType, class... Props>
+struct ViewTraits {
+  using analysis = impl::DataTypeAnalysis<DataType>;
+  using parsed = impl::ParseViewProps<void, void, MemoryManaged, Props...>;
+  using space_arg = std::conditional_t<std::is_void_v<typename parsed::space>, DefaultExecutionSpace,
+                                       typename parsed::space>;
+  using memory_space = typename impl::SpacePair<space_arg>::memory_space;
+  using execution_space = typename impl::SpacePair<space_arg>::execution_space;
+  using array_layout = std::conditional_t<std::is_void_v<typename parsed::layout>,
+                                          typename execution_space::array_layout, typename parsed::layout>;
+  using memory_traits = typename parsed::traits;
+  using device_type = Device<execution_space, memory_space>;
+  using value_type = typename analysis::value_type;
+  using const_value_type = std::add_const_t<value_type>;
+  using non_const_value_type = std::remove_cv_t<value_type>;
+  using data_type = DataType;
+  using const_data_type = typename impl::rebind_data_type<DataType, const_value_type>::type;
+  using non_const_data_type = typename impl::rebind_data_type<DataType, non_const_value_type>::type;
+  static constexpr int rank = analysis::rank;
+  static constexpr int rank_dynamic = analysis::rank_dynamic;
+  static constexpr bool is_managed = !memory_traits::is_unmanaged && !impl::is_scratch_space<memory_space>::value;
+};
+
+namespace impl {
+
+// ---- allocation records: the host-side reference count and the label ----
+struct SharedAllocationRecord {
+  int count;
+  void* data;
+  std::size_t bytes;
+  const char* space_name;
+  void (*destroy)(SharedAllocationRecord*);
+  std::string label;
+  SharedAllocationRecord* prev = nullptr;
+  SharedAllocationRecord* next = nullptr;
+};
+void record_register(SharedAllocationRecord* r);
+void record_unregister(SharedAllocationRecord* r) noexcept;
+[[noreturn]] void throw_view_error(std::string_view label, const std::string& what);
+
+/// The (possibly absent) record of a View. A copy made inside a host parallel region does not count
+/// (bit 0 set), so copies inside kernels never touch the shared counter.
+class ViewTracker {
+ public:
+  ViewTracker() = default;
+  explicit ViewTracker(SharedAllocationRecord* r) : bits_(reinterpret_cast<std::uintptr_t>(r)) {}
+  WEFT_INLINE_FUNCTION ViewTracker(const ViewTracker& o) : bits_(o.bits_) { retain(); }
+  WEFT_INLINE_FUNCTION ViewTracker(ViewTracker&& o) noexcept : bits_(o.bits_) { o.bits_ = 0; }
+  WEFT_INLINE_FUNCTION ViewTracker& operator=(const ViewTracker& o) {
+    if (this != &o) {
+      ViewTracker tmp(o);
+      std::swap(bits_, tmp.bits_);
+    }
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION ViewTracker& operator=(ViewTracker&& o) noexcept {
+    std::swap(bits_, o.bits_);
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION ~ViewTracker() { release(); }
+  WEFT_INLINE_FUNCTION SharedAllocationRecord* record() const {
+    return reinterpret_cast<SharedAllocationRecord*>(bits_ & ~std::uintptr_t(1));
+  }
+  int use_count() const { return record() ? __atomic_load_n(&record()->count, __ATOMIC_RELAXED) : 0; }
+  /// A copy that does not hold a reference (for unmanaged views of managed memory).
+  ViewTracker untracked() const {
+    ViewTracker t;
+    t.bits_ = bits_ | (bits_ ? 1u : 0u);
+    return t;
+  }
+
+ private:
+  WEFT_INLINE_FUNCTION void retain() {
+    if (bits_ && !(bits_ & 1u)) {
+      if (t_in_host_parallel)
+        bits_ |= 1u;
+      else
+        __atomic_fetch_add(&record()->count, 1, __ATOMIC_RELAXED);
+    }
+  }
+  WEFT_INLINE_FUNCTION void release() {
+    if (bits_ && !(bits_ & 1u)) {
+      SharedAllocationRecord* r = record();
+      if (__atomic_sub_fetch(&r->count, 1, __ATOMIC_ACQ_REL) == 0) r->destroy(r);
+    }
+    bits_ = 0;
+  }
+  std::uintptr_t bits_ = 0;
+};
+
+/// Constructs (value-initializes) or destroys the elements of an allocation; defined in deep_copy.hpp.
+template <class T, class Space>
+void construct_elements(T* p, std::size_t n);
+template <class T, class Space>
+void destroy_elements(T* p, std::size_t n) {
+  if constexpr (!std::is_trivially_destructible_v<T>) {
+    for (std::size_t i = 0; i < n; ++i) p[i].~T();
+  }
+}
+
+template <class T, class Space>
+void destroy_record(SharedAllocationRecord* r) {
+  record_unregister(r);
+  destroy_elements<T, Space>(static_cast<T*>(r->data), r->bytes / sizeof(T));
+  Space().deallocate(r->data, r->bytes, r->label);
+  delete r;
+}
+
+template <class T, class Space>
+SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, bool initialize) {
+  check_initialized("allocate a View", label);
+  const std::size_t bytes = n * sizeof(T);
+  void* p = Space().allocate(bytes, label);
+  auto* r = new SharedAllocationRecord{1, p, bytes, Space::name(), &destroy_record<T, Space>, std::string(label)};
+  record_register(r);
+  if (initialize || !std::is_trivially_default_constructible_v<T>) {
+    try {
+      construct_elements<T, Space>(static_cast<T*>(p), n);
+    } catch (...) {
+      record_unregister(r);
+      Space().deallocate(p, bytes, label);
+      delete r;
+      throw;
+    }
+  }
+  return r;
+}
+
+[[noreturn]] void view_bounds_abort(const char* label, int rank, const std::int64_t* idx,
+                                    const std::size_t* ext) noexcept;
+
+// ---- the index -> offset map of each layout ----
+template <class Layout, int R>
+struct ViewOffset {
+  std::size_t ext[R > 0 ? R : 1] = {};
+  std::size_t str[R > 0 ? R : 1] = {};
+
+  static constexpr bool right = std::is_same_v<Layout, LayoutRight>;
+  static constexpr bool left = std::is_same_v<Layout, LayoutLeft>;
+
+  template <class... I>
+  WEFT_FORCEINLINE_FUNCTION std::size_t operator()(I... i) const {
+    return offset_impl(std::make_index_sequence<sizeof...(I)>{}, i...);
+  }
+  template <std::size_t... K, class... I>
+  WEFT_FORCEINLINE_FUNCTION std::size_t offset_impl(std::index_sequence<K...>, I... i) const {
+    return (std::size_t(0) + ... + term<K>(static_cast<std::size_t>(i)));
+  }
+  template <std::size_t K>
+  WEFT_FORCEINLINE_FUNCTION std::size_t term(std::size_t i) const {
+    if constexpr ((right && K == R - 1) || (left && K == 0))
+      return i;
+    else
+      return i * str[K];
+  }
+  std::size_t size() const {
+    std::size_t s = 1;
+    for (int k = 0; k < R; ++k) s *= ext[k];
+    return s;
+  }
+  std::size_t stride(int k) const {
+    if ((right && k == R - 1) || (left && k == 0)) return 1;
+    return str[k];
+  }
+  std::size_t span() const {
+    if (size() == 0) return 0;
+    std::size_t s = 1;
+    for (int k = 0; k < R; ++k) s += (ext[k] - 1) * stride(k);
+    return s;
+  }
+  bool contiguous() const { return span() == size(); }
+  /// Packed strides for the layout from the extents.
+  void set_packed() {
+    if constexpr (left) {
+      std::size_t s = 1;
+      for (int k = 0; k < R; ++k) {
+        str[k] = s;
+        s *= ext[k];
+      }
+    } else {
+      std::size_t s = 1;
+      for (int k = R - 1; k >= 0; --k) {
+        str[k] = s;
+        s *= ext[k];
+      }
+    }
+  }
+};
+
+template <class T>
+concept Label = std::is_convertible_v<const T&, std::string_view>;
+
+/// What view_alloc(...) collects: a label, WithoutInitializing, an execution space instance.
+struct WithoutInitializing_t {};
+template <class... P>
+struct ViewAllocProps {
+  std::string_view label;
+  bool initialize = true;
+};
+
+template <class V>
+struct is_view : std::false_type {};
+template <class D, class... P>
+struct is_view<View<D, P...>> : std::true_type {};
+
+std::string format_extents(const std::size_t* ext, int rank);
+}  // namespace impl
+
+inline constexpr impl::WithoutInitializing_t WithoutInitializing{};
+
+/// view_alloc("label"), view_alloc(WithoutInitializing, "label"), view_alloc(exec, "label").
+template <class... Args>
+impl::ViewAllocProps<> view_alloc(const Args&... args) {
+  impl::ViewAllocProps<> p;
+  auto take = [&p](const auto& a) {
+    using A = std::decay_t<decltype(a)>;
+    if constexpr (std::is_same_v<A, impl::WithoutInitializing_t>)
+      p.initialize = false;
+    else if constexpr (impl::Label<A>)
+      p.label = std::string_view(a);
+    else
+      static_assert(ExecutionSpace<A> || MemorySpace<A>,
+                    "weft::view_alloc takes a label, weft::WithoutInitializing, and execution/memory spaces");
+  };
+  (take(args), ...);
+  return p;
+}
+
+template <class V>
+inline constexpr bool is_view_v = impl::is_view<std::remove_cv_t<V>>::value;
+
+template <std::size_t N>
+struct ViewRankConstant {
+  constexpr operator std::size_t() const { return N; }
+  constexpr std::size_t operator()() const { return N; }
+};
+
+template <class DataType, class... Props>
+class View {
+ public:
+  using traits = ViewTraits<DataType, Props...>;
+  using data_type = DataType;
+  using const_data_type = typename traits::const_data_type;
+  using non_const_data_type = typename traits::non_const_data_type;
+  using value_type = typename traits::value_type;
+  using const_value_type = typename traits::const_value_type;
+  using non_const_value_type = typename traits::non_const_value_type;
+  using array_layout = typename traits::array_layout;
+  using memory_space = typename traits::memory_space;
+  using execution_space = typename traits::execution_space;
+  using device_type = typename traits::device_type;
+  using memory_traits = typename traits::memory_traits;
+  using size_type = std::size_t;
+  using pointer_type = value_type*;
+  using reference_type = std::conditional_t<memory_traits::is_atomic, AtomicRef<value_type>, value_type&>;
+  using mirror_layout = std::conditional_t<std::is_same_v<array_layout, LayoutStride>, LayoutRight, array_layout>;
+  using host_mirror_type = View<non_const_data_type, mirror_layout, HostSpace>;
+  using HostMirror = host_mirror_type;
+  using const_type = View<const_data_type, array_layout, device_type, memory_traits>;
+  using non_const_type = View<non_const_data_type, array_layout, device_type, memory_traits>;
+  using uniform_type = View<data_type, array_layout, device_type, memory_traits>;
+
+  static constexpr ViewRankConstant<traits::rank> rank{};
+  static constexpr ViewRankConstant<traits::rank_dynamic> rank_dynamic{};
+  static constexpr int R = traits::rank;
+  static constexpr bool is_managed = traits::is_managed;
+
+  // ---- construction ----
+  WEFT_INLINE_FUNCTION View() = default;
+  View(const View&) = default;
+  View(View&&) = default;
+  View& operator=(const View&) = default;
+  View& operator=(View&&) = default;
+
+  /// Allocates: View<double**> a("A", n, m). Give the runtime extents, or all of them.
+  template <impl::Label L, std::integral... N>
+  explicit View(const L& label, N... n) : View(view_alloc(std::string_view(label)), n...) {}
+  template <std::integral... N>
+  explicit View(const impl::ViewAllocProps<>& props, N... n) {
+    check_extent_count<sizeof...(N)>();
+    const std::int64_t e[] = {static_cast<std::int64_t>(n)..., 0};
+    set_extents(props.label, e, sizeof...(N));
+    allocate(props);
+  }
+  template <impl::Label L>
+  View(const L& label, const array_layout& layout) : View(view_alloc(std::string_view(label)), layout) {}
+  View(const impl::ViewAllocProps<>& props, const array_layout& layout) {
+    set_layout(props.label, layout);
+    allocate(props);
+  }
+  /// Wraps user memory (never freed by Weft): View<double*> v(ptr, n).
+  template <std::integral... N>
+  explicit View(pointer_type p, N... n) : ptr_(p) {
+    check_extent_count<sizeof...(N)>();
+    const std::int64_t e[] = {static_cast<std::int64_t>(n)..., 0};
+    set_extents("(unmanaged)", e, sizeof...(N));
+  }
+  View(pointer_type p, const array_layout& layout) : ptr_(p) { set_layout("(unmanaged)", layout); }
+  /// A view of team or thread scratch: View<double*, ScratchSpace, MemoryUnmanaged> s(member.team_scratch(0), n).
+  template <class E, std::integral... N>
+    requires std::is_same_v<memory_space, ScratchMemorySpace<E>>
+  WEFT_INLINE_FUNCTION View(const ScratchMemorySpace<E>& space, N... n) {
+    check_extent_count<sizeof...(N)>();
+    const std::size_t e[] = {static_cast<std::size_t>(n)..., 0};
+    set_extents_unchecked(e, sizeof...(N));
+    ptr_ = static_cast<pointer_type>(space.get_shmem_aligned(map_.size() * sizeof(value_type),
+                                                             alignof(value_type) > 16 ? alignof(value_type) : 16));
+  }
+  /// Bytes of scratch a View of these extents needs (with alignment slack).
+  template <std::integral... N>
+  static std::size_t shmem_size(N... n) {
+    std::size_t s = sizeof(value_type);
+    ((s *= static_cast<std::size_t>(n)), ...);
+    for (int k = sizeof...(N); k < R; ++k) s *= traits::analysis::static_extents.v[k];
+    return s + 16;
+  }
+
+  /// Conversion between compatible views (adding const, to LayoutStride, dynamic <-> static extents).
+  template <class D2, class... P2>
+    requires(!std::is_same_v<View<D2, P2...>, View>) && (View<D2, P2...>::R == R) &&
+            std::is_same_v<typename View<D2, P2...>::memory_space, memory_space> &&
+            (std::is_same_v<typename View<D2, P2...>::value_type, value_type> ||
+             std::is_same_v<typename View<D2, P2...>::value_type const, value_type>) &&
+            (std::is_same_v<typename View<D2, P2...>::array_layout, array_layout> ||
+             std::is_same_v<array_layout, LayoutStride> || R <= 1)
+  WEFT_INLINE_FUNCTION View(const View<D2, P2...>& o) : ptr_(o.ptr_) {
+    if constexpr (is_managed) track_ = o.track_;
+    else track_ = o.track_.untracked();
+    for (int k = 0; k < R; ++k) {
+      map_.ext[k] = o.map_.ext[k];
+      map_.str[k] = o.map_.stride(k);
+    }
+    if constexpr (R == 1 && !std::is_same_v<array_layout, LayoutStride>) {
+      if (o.map_.stride(0) != 1 && o.map_.ext[0] > 1)
+        impl::throw_view_error(o.label(), "a strided rank-1 view cannot be assigned to a contiguous layout; "
+                                          "use LayoutStride for the destination");
+    }
+    for (int k = traits::rank_dynamic; k < R; ++k)
+      if (map_.ext[k] != traits::analysis::static_extents.v[k])
+        impl::throw_view_error(o.label(), "assigned to a view whose type fixes extent " + std::to_string(k) +
+                                              " at " + std::to_string(traits::analysis::static_extents.v[k]) +
+                                              ", but it is " + std::to_string(map_.ext[k]));
+  }
+
+  // ---- element access ----
+  template <std::integral... I>
+    requires(sizeof...(I) == R)
+  WEFT_FORCEINLINE_FUNCTION reference_type operator()(I... i) const {
+#if WEFT_BOUNDS_CHECK
+    check_bounds(i...);
+#endif
+    if constexpr (memory_traits::is_atomic)
+      return AtomicRef<value_type>(ptr_[map_(i...)]);
+    else
+      return ptr_[map_(i...)];
+  }
+  template <std::integral I>
+    requires(R == 1)
+  WEFT_FORCEINLINE_FUNCTION reference_type operator[](I i) const {
+    return (*this)(i);
+  }
+  template <std::integral... I>
+  WEFT_FORCEINLINE_FUNCTION reference_type access(I... i) const {
+    return (*this)(i...);
+  }
+
+  // ---- queries ----
+  static constexpr std::size_t static_extent(unsigned r) {
+    return static_cast<int>(r) < traits::rank_dynamic ? 0 : traits::analysis::static_extents.v[r];
+  }
+  template <std::integral I>
+  WEFT_INLINE_FUNCTION constexpr std::size_t extent(I r) const {
+    return static_cast<int>(r) < R ? map_.ext[r] : 1;
+  }
+  template <std::integral I>
+  WEFT_INLINE_FUNCTION constexpr int extent_int(I r) const {
+    return static_cast<int>(extent(r));
+  }
+  template <std::integral I>
+  WEFT_INLINE_FUNCTION constexpr std::size_t stride(I r) const {
+    return static_cast<int>(r) < R ? map_.stride(static_cast<int>(r)) : (R == 0 ? 1 : map_.stride(R - 1) * map_.ext[R - 1]);
+  }
+  template <std::integral I>
+  void stride(I* s) const {
+    for (int k = 0; k < R; ++k) s[k] = static_cast<I>(map_.stride(k));
+    s[R] = static_cast<I>(span());
+  }
+  std::size_t stride_0() const { return stride(0); }
+  std::size_t stride_1() const { return stride(1); }
+  std::size_t stride_2() const { return stride(2); }
+  std::size_t stride_3() const { return stride(3); }
+  WEFT_INLINE_FUNCTION constexpr std::size_t size() const { return map_.size(); }
+  WEFT_INLINE_FUNCTION constexpr std::size_t span() const { return map_.span(); }
+  WEFT_INLINE_FUNCTION constexpr bool span_is_contiguous() const { return map_.contiguous(); }
+  WEFT_INLINE_FUNCTION constexpr pointer_type data() const { return ptr_; }
+  WEFT_INLINE_FUNCTION constexpr bool is_allocated() const { return ptr_ != nullptr || track_.record() != nullptr; }
+  std::string label() const { return track_.record() ? track_.record()->label : std::string(); }
+  int use_count() const { return track_.use_count(); }
+  array_layout layout() const {
+    array_layout l;
+    for (int k = 0; k < R; ++k) {
+      l.dimension[k] = map_.ext[k];
+      if constexpr (std::is_same_v<array_layout, LayoutStride>) l.stride[k] = map_.str[k];
+    }
+    return l;
+  }
+  const impl::ViewTracker& impl_track() const { return track_; }
+  const impl::ViewOffset<array_layout, R>& impl_map() const { return map_; }
+  /// Builds a view from its parts (subview, mirrors).
+  static View impl_make(pointer_type p, const impl::ViewOffset<array_layout, R>& m, const impl::ViewTracker& t) {
+    View v;
+    v.ptr_ = p;
+    v.map_ = m;
+    if constexpr (is_managed) v.track_ = t;
+    else v.track_ = t.untracked();
+    return v;
+  }
+
+ private:
+  template <class, class...>
+  friend class View;
+
+  template <std::size_t N>
+  static constexpr void check_extent_count() {
+    static_assert(N == traits::rank_dynamic || N == R,
+                  "weft::View: give exactly the runtime extents of the data type (one per '*'), or all of them");
+  }
+  void set_extents(std::string_view label, const std::int64_t* e, std::size_t count) {
+    std::size_t ext[R > 0 ? R : 1];
+    for (std::size_t k = 0; k < count; ++k) {
+      if (e[k] < 0)
+        impl::throw_view_error(label, "extent " + std::to_string(k) + " is negative (" + std::to_string(e[k]) +
+                                          "); extents must be >= 0");
+      ext[k] = static_cast<std::size_t>(e[k]);
+    }
+    for (int k = static_cast<int>(count); k < R; ++k) ext[k] = traits::analysis::static_extents.v[k];
+    for (int k = traits::rank_dynamic; k < static_cast<int>(count); ++k)
+      if (ext[k] != traits::analysis::static_extents.v[k])
+        impl::throw_view_error(label, "extent " + std::to_string(k) + " given as " + std::to_string(ext[k]) +
+                                          " but the data type fixes it at " +
+                                          std::to_string(traits::analysis::static_extents.v[k]));
+    set_extents_unchecked(ext, R);
+    check_size(label);
+  }
+  WEFT_INLINE_FUNCTION void set_extents_unchecked(const std::size_t* e, std::size_t count) {
+    for (int k = 0; k < R; ++k)
+      map_.ext[k] = k < static_cast<int>(count) ? e[k] : traits::analysis::static_extents.v[k];
+    map_.set_packed();
+  }
+  void set_layout(std::string_view label, const array_layout& l) {
+    std::int64_t e[R > 0 ? R : 1];
+    for (int k = 0; k < R; ++k) {
+      if (l.dimension[k] == invalid_extent)
+        impl::throw_view_error(label, "the layout gives no extent for dimension " + std::to_string(k) +
+                                          " of a rank-" + std::to_string(R) + " view");
+      e[k] = static_cast<std::int64_t>(l.dimension[k]);
+    }
+    set_extents(label, e, R);
+    if constexpr (std::is_same_v<array_layout, LayoutStride>)
+      for (int k = 0; k < R; ++k) map_.str[k] = l.stride[k];
+  }
+  void check_size(std::string_view label) const {
+    std::size_t s = sizeof(value_type);
+    for (int k = 0; k < R; ++k) {
+      if (map_.ext[k] != 0 && s > (~std::size_t(0)) / map_.ext[k])
+        impl::throw_view_error(label, "extents " + impl::format_extents(map_.ext, R) + " of " +
+                                          std::to_string(sizeof(value_type)) + "-byte elements overflow size_t");
+      s *= map_.ext[k];
+    }
+  }
+  void allocate(const impl::ViewAllocProps<>& props) {
+    static_assert(is_managed, "weft::View: an unmanaged View cannot allocate; pass a pointer instead");
+    using T = non_const_value_type;
+    const std::size_t n = map_.span();
+    impl::SharedAllocationRecord* r = impl::allocate_record<T, memory_space>(props.label, n, props.initialize);
+    ptr_ = static_cast<pointer_type>(r->data);
+    track_ = impl::ViewTracker(r);
+  }
+#if WEFT_BOUNDS_CHECK
+  template <class... I>
+  WEFT_INLINE_FUNCTION void check_bounds(I... i) const {
+    const std::int64_t idx[] = {static_cast<std::int64_t>(i)..., 0};
+    for (int k = 0; k < R; ++k)
+      if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) [[unlikely]]
+        impl::view_bounds_abort(track_.record() ? track_.record()->label.c_str() : "(unmanaged)", R, idx, map_.ext);
+  }
+#endif
+
+  pointer_type ptr_ = nullptr;
+  impl::ViewOffset<array_layout, R> map_;
+  impl::ViewTracker track_;
+};
+
+// ---- subview -----------------------------------------------------------------------------------------
+namespace impl {
+template <class T>
+struct is_range_arg : std::false_type {};
+template <>
+struct is_range_arg<ALL_t> : std::true_type {};
+template <class A, class B>
+struct is_range_arg<pair<A, B>> : std::true_type {};
+template <class A, class B>
+struct is_range_arg<std::pair<A, B>> : std::true_type {};
+
+template <class SrcLayout, int SrcRank, class... Args>
+struct SubviewLayout {
+  static constexpr int rank = (0 + ... + int(is_range_arg<std::decay_t<Args>>::value));
+  template <class F, class... R>
+  struct front {
+    using type = std::decay_t<F>;
+  };
+  using first = typename front<Args...>::type;
+  using last = typename decltype((std::type_identity<std::decay_t<Args>>{}, ...))::type;
+  using type = std::conditional_t<
+      rank == 0, LayoutRight,
+      std::conditional_t<(std::is_same_v<SrcLayout, LayoutRight> && is_range_arg<last>::value) ||
+                             (std::is_same_v<SrcLayout, LayoutLeft> && is_range_arg<first>::value),
+                         SrcLayout, LayoutStride>>;
+};
+
+template <class T>
+WEFT_INLINE_FUNCTION void subview_range(const T& a, std::size_t ext, std::size_t& b, std::size_t& e) {
+  using A = std::decay_t<T>;
+  if constexpr (std::is_same_v<A, ALL_t>) {
+    b = 0;
+    e = ext;
+  } else if constexpr (is_range_arg<A>::value) {
+    b = static_cast<std::size_t>(a.first);
+    e = static_cast<std::size_t>(a.second);
+  } else {
+    b = static_cast<std::size_t>(a);
+    e = b + 1;
+  }
+}
+}  // namespace impl
+
+/// subview(v, i, ALL, pair(a, b), ...): integers drop a dimension; ALL and [a, b) ranges keep it.
+template <class D, class... P, class... Args>
+auto subview(const View<D, P...>& v, const Args&... args) {
+  using V = View<D, P...>;
+  static_assert(sizeof...(Args) == V::R, "weft::subview: give one argument (index, ALL or range) per dimension");
+  using SL = impl::SubviewLayout<typename V::array_layout, V::R, Args...>;
+  constexpr int SR = SL::rank;
+  using value_type = typename V::value_type;
+  using data_type = typename impl::add_pointers<value_type, SR>::type;
+  using Result = View<data_type, typename SL::type, typename V::device_type, typename V::memory_traits>;
+  const auto& m = v.impl_map();
+  impl::ViewOffset<typename SL::type, SR> sm;
+  std::size_t offset = 0;
+  int k = 0;
+  int out = 0;
+  auto one = [&](const auto& a) {
+    std::size_t b, e;
+    impl::subview_range(a, m.ext[k], b, e);
+    const bool keep = impl::is_range_arg<std::decay_t<decltype(a)>>::value;
+    if (b > e || e > m.ext[k] || (!keep && b >= m.ext[k]))
+      impl::throw_view_error(v.label(), "subview argument " + std::to_string(k) + " selects [" + std::to_string(b) +
+                                            ", " + std::to_string(e) + ") outside extent " +
+                                            std::to_string(m.ext[k]) + " (extents " +
+                                            impl::format_extents(m.ext, V::R) + ")");
+    offset += b * m.stride(k);
+    if (keep) {
+      sm.ext[out] = e - b;
+      sm.str[out] = m.stride(k);
+      ++out;
+    }
+    ++k;
+  };
+  (one(args), ...);
+  return Result::impl_make(v.data() + (v.data() ? offset : 0), sm, v.impl_track());
+}
+
+}  // namespace weft

@@ -1,0 +1,49 @@
+// weft::Error helpers and formatted failure messages for views, policies and teams.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <weft/error.hpp>
+#include <weft/view.hpp>
+
+namespace weft::impl {
+
+void throw_error(const std::string& message) { throw Error(message); }
+
+void abort_with(const char* message) noexcept {
+  std::fprintf(stderr, "weft: %s\n", message);
+  std::fflush(stderr);
+  std::abort();
+}
+
+std::string format_extents(const std::size_t* ext, int rank) {
+  std::string s = "(";
+  for (int k = 0; k < rank; ++k) {
+    if (k) s += ", ";
+    s += std::to_string(ext[k]);
+  }
+  return s + ")";
+}
+
+void throw_view_error(std::string_view label, const std::string& what) {
+  throw Error("weft::View " + quote(label) + ": " + what);
+}
+
+void throw_policy_error(const std::string& what) { throw Error(what); }
+
+void throw_team_error(std::string_view label, const std::string& what) {
+  throw Error("weft::TeamPolicy in kernel " + quote(label) + ": " + what);
+}
+
+void view_bounds_abort(const char* label, int rank, const std::int64_t* idx, const std::size_t* ext) noexcept {
+  char msg[512];
+  int n = std::snprintf(msg, sizeof msg, "View bounds error: View \"%s\" indexed (", label);
+  for (int k = 0; k < rank && n < 400; ++k) n += std::snprintf(msg + n, sizeof msg - n, k ? ", %" PRId64 : "%" PRId64, idx[k]);
+  n += std::snprintf(msg + n, sizeof msg - n, ") but its extents are (");
+  for (int k = 0; k < rank && n < 480; ++k) n += std::snprintf(msg + n, sizeof msg - n, k ? ", %zu" : "%zu", ext[k]);
+  std::snprintf(msg + n, sizeof msg - n, ")");
+  abort_with(msg);
+}
+
+}  // namespace weft::impl

@@ -1,0 +1,148 @@
+// initialize / finalize, settings from the command line and the environment, print_configuration.
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <weft/config.hpp>
+#include <weft/initialize.hpp>
+#include <weft/spaces.hpp>
+
+namespace weft {
+namespace impl {
+RuntimeState g_runtime_state = RuntimeState::never_initialized;
+std::vector<std::string> live_allocation_labels();
+void fence_all_instances();
+#if WEFT_HAS_SERIAL
+void serial_initialize(int nthreads);
+void serial_finalize();
+void serial_print_configuration(std::ostream& os);
+#endif
+#if WEFT_HAS_OPENMP
+void openmp_initialize(int nthreads);
+void openmp_finalize();
+void openmp_print_configuration(std::ostream& os);
+#endif
+
+namespace {
+int g_num_threads = -1;
+
+int parse_threads(const std::string& text, const char* where) {
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < 1 || v > 1 << 20)
+    throw Error(std::string("weft::initialize: ") + where + " is \"" + text +
+                "\"; give a positive thread count, e.g. --weft-num-threads=4");
+  return static_cast<int>(v);
+}
+
+void print_help(std::ostream& os) {
+  os << "Weft options (also accepted with the --kokkos- prefix):\n"
+        "  --weft-help                  print this help\n"
+        "  --weft-num-threads=N         threads of the OpenMP backend (env WEFT_NUM_THREADS; default\n"
+        "                               OMP_NUM_THREADS, else all cores)\n"
+        "  --weft-print-configuration   print the configuration at initialize\n";
+}
+}  // namespace
+
+void throw_not_initialized(std::string_view what, std::string_view label) {
+  const bool after = g_runtime_state == RuntimeState::finalized;
+  std::string msg = "weft: cannot " + std::string(what);
+  if (!label.empty()) msg += " " + quote(label);
+  msg += after ? " after weft::finalize(); do this work before finalize (keep it inside the ScopeGuard's scope)"
+               : " before weft::initialize(); call weft::initialize(argc, argv) or create a weft::ScopeGuard first";
+  throw Error(msg);
+}
+}  // namespace impl
+
+bool is_initialized() noexcept { return impl::g_runtime_state == impl::RuntimeState::initialized; }
+bool is_finalized() noexcept { return impl::g_runtime_state == impl::RuntimeState::finalized; }
+
+void initialize(const InitializationSettings& settings) {
+  if (is_initialized())
+    throw Error("weft::initialize: Weft is already initialized; call initialize once (or finalize first)");
+  int threads = settings.has_num_threads() ? settings.get_num_threads() : -1;
+  if (threads <= 0)
+    if (const char* env = std::getenv("WEFT_NUM_THREADS")) threads = impl::parse_threads(env, "WEFT_NUM_THREADS");
+  impl::g_num_threads = threads;
+#if WEFT_HAS_SERIAL
+  impl::serial_initialize(threads);
+#endif
+#if WEFT_HAS_OPENMP
+  impl::openmp_initialize(threads);
+#endif
+  impl::g_runtime_state = impl::RuntimeState::initialized;
+  if (settings.get_print_configuration()) print_configuration(std::cout);
+}
+
+void initialize(int& argc, char* argv[]) {
+  InitializationSettings s;
+  bool help = false;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    std::string key = a;
+    if (key.rfind("--kokkos-", 0) == 0) key = "--weft-" + key.substr(9);
+    if (key.rfind("--weft-", 0) != 0) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    const auto eq = key.find('=');
+    const std::string name = key.substr(0, eq);
+    auto value = [&]() -> std::string {
+      if (eq != std::string::npos) return key.substr(eq + 1);
+      if (i + 1 < argc) return argv[++i];
+      throw Error("weft::initialize: " + name + " needs a value, e.g. " + name + "=4");
+    };
+    if (name == "--weft-num-threads" || name == "--weft-threads")
+      s.set_num_threads(impl::parse_threads(value(), "--weft-num-threads"));
+    else if (name == "--weft-help")
+      help = true;
+    else if (name == "--weft-print-configuration")
+      s.set_print_configuration(true);
+    else
+      throw Error("weft::initialize: unknown option \"" + a + "\"; run with --weft-help for the list");
+  }
+  for (int i = out; i < argc; ++i) argv[i] = nullptr;
+  argc = out;
+  if (help) impl::print_help(std::cout);
+  initialize(s);
+}
+
+void fence(std::string_view) { impl::fence_all_instances(); }
+
+void finalize() {
+  if (!is_initialized())
+    throw Error(is_finalized() ? "weft::finalize: called twice" : "weft::finalize: Weft was never initialized");
+  impl::fence_all_instances();
+  const auto live = impl::live_allocation_labels();
+  if (!live.empty()) {
+    std::cerr << "weft::finalize: " << live.size() << " View allocation(s) still alive:";
+    for (const auto& l : live) std::cerr << " \"" << l.substr(0, l.find(" (")) << "\"" << l.substr(l.find(" ("));
+    std::cerr << "\n  Let them go out of scope (or assign View()) before weft::finalize(); with a ScopeGuard, "
+                 "declare Views in an inner scope.\n";
+  }
+#if WEFT_HAS_OPENMP
+  impl::openmp_finalize();
+#endif
+#if WEFT_HAS_SERIAL
+  impl::serial_finalize();
+#endif
+  impl::g_runtime_state = impl::RuntimeState::finalized;
+}
+
+void print_configuration(std::ostream& os, bool) {
+  os << "Weft " << WEFT_VERSION_MAJOR << "." << WEFT_VERSION_MINOR << "." << WEFT_VERSION_PATCH << "\n"
+     << "  backends: " << WEFT_ENABLED_BACKENDS << " (default: " << WEFT_DEFAULT_BACKEND_NAME << ")\n"
+     << "  bounds checks: " << (WEFT_BOUNDS_CHECK ? "on" : "off") << "\n"
+     << "  compiler: " << __VERSION__ << "\n";
+#if WEFT_HAS_SERIAL
+  impl::serial_print_configuration(os);
+#endif
+#if WEFT_HAS_OPENMP
+  impl::openmp_print_configuration(os);
+#endif
+}
+
+}  // namespace weft

@@ -1,0 +1,56 @@
+// HostSpace allocation and the registry of live allocations (reported by label at finalize).
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <weft/view.hpp>
+
+namespace weft {
+
+namespace impl {
+namespace {
+std::mutex g_records_mutex;
+SharedAllocationRecord* g_records_head = nullptr;
+}  // namespace
+
+void record_register(SharedAllocationRecord* r) {
+  std::lock_guard<std::mutex> g(g_records_mutex);
+  r->prev = nullptr;
+  r->next = g_records_head;
+  if (g_records_head) g_records_head->prev = r;
+  g_records_head = r;
+}
+
+void record_unregister(SharedAllocationRecord* r) noexcept {
+  std::lock_guard<std::mutex> g(g_records_mutex);
+  if (r->prev) r->prev->next = r->next;
+  else if (g_records_head == r) g_records_head = r->next;
+  if (r->next) r->next->prev = r->prev;
+  r->prev = r->next = nullptr;
+}
+
+std::vector<std::string> live_allocation_labels() {
+  std::lock_guard<std::mutex> g(g_records_mutex);
+  std::vector<std::string> out;
+  for (auto* r = g_records_head; r; r = r->next)
+    out.push_back(r->label + " (" + std::to_string(r->bytes) + " bytes in " + r->space_name + ")");
+  return out;
+}
+}  // namespace impl
+
+void* HostSpace::allocate(std::size_t bytes, std::string_view label) const {
+  if (bytes == 0) return nullptr;
+  void* p = nullptr;
+  const std::size_t rounded = (bytes + 63) / 64 * 64;
+  p = std::aligned_alloc(64, rounded);
+  if (!p)
+    impl::throw_error("weft::HostSpace: allocating " + std::to_string(bytes) + " bytes for " + impl::quote(label) +
+                      " failed (out of memory); use smaller extents or free other Views first");
+  return p;
+}
+
+void HostSpace::deallocate(void* ptr, std::size_t, std::string_view) const { std::free(ptr); }
+
+}  // namespace weft
