@@ -79,8 +79,9 @@ constexpr bool callable_with_policy() {
   }
 }
 
+/// static_asserts with a message naming the mistake; returns whether the dispatch may be instantiated.
 template <class F, class Policy>
-constexpr void check_for_functor() {
+constexpr bool check_for_functor() {
   constexpr int kind = policy_kind<Policy>::value;
   if constexpr (kind == 0)
     static_assert(callable_with_policy<Policy, F>(),
@@ -94,6 +95,7 @@ constexpr void check_for_functor() {
     static_assert(callable_with_policy<Policy, F>(),
                   "weft::parallel_for over a TeamPolicy: the functor must be callable as "
                   "f(const member_type& member) (after Tag{} when the policy has a work tag)");
+  return callable_with_policy<Policy, F>();
 }
 
 template <class F, class Policy, class Adaptor>
@@ -116,6 +118,16 @@ struct first_or<Default, T, R...> {
   using type = T;
 };
 
+template <std::size_t N, class T, class... R>
+struct pack_at {
+  using type = typename pack_at<N - 1, R...>::type;
+};
+template <class T, class... R>
+struct pack_at<0, T, R...> {
+  using type = T;
+};
+
+/// The N-th parameter type of a non-generic lambda (void when it cannot be told).
 template <class F, std::size_t N>
 struct lambda_param {
   using type = void;
@@ -125,14 +137,10 @@ template <class F, std::size_t N>
 struct lambda_param<F, N> {
   template <class R, class C, class... A>
   static auto pick(R (C::*)(A...) const) {
-    if constexpr (N < sizeof...(A)) {
-      return []<std::size_t... I>(std::index_sequence<I...>) {
-        return (std::type_identity<void>{}, ...,
-                std::conditional_t<I == N, std::type_identity<std::remove_cvref_t<A>>, std::type_identity<void>>{});
-      }(std::index_sequence_for<A...>{});
-    } else {
+    if constexpr (N < sizeof...(A))
+      return std::type_identity<std::remove_cvref_t<typename pack_at<N, A...>::type>>{};
+    else
       return std::type_identity<void>{};
-    }
   }
   using type = typename decltype(pick(&F::operator()))::type;
 };
@@ -144,9 +152,10 @@ template <impl::PolicyOrCount P, class F>
 inline void parallel_for(std::string_view label, const P& policy, const F& f) {
   const auto p = impl::to_policy(policy);
   using Policy = std::remove_cvref_t<decltype(p)>;
-  impl::check_for_functor<F, Policy>();
-  impl::check_initialized("parallel_for", label);
-  impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute();
+  if constexpr (impl::check_for_functor<F, Policy>()) {
+    impl::check_initialized("parallel_for", label);
+    impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute();
+  }
 }
 template <impl::PolicyOrCount P, class F>
 inline void parallel_for(const P& policy, const F& f) {
@@ -157,8 +166,6 @@ inline void parallel_for(const P& policy, const F& f) {
 namespace impl {
 template <class F, class Policy, class... Results>
 auto make_reduce_adaptor(const F& f, Results&... results) {
-  static_assert((!std::is_const_v<Results> && ...),
-                "weft::parallel_reduce: a result argument is const; pass a non-const variable, a View or a reducer");
   if constexpr (sizeof...(Results) == 0) {
     static_assert(ReducingFunctor<F>,
                   "weft::parallel_reduce without a result needs a functor that declares value_type");
@@ -169,6 +176,8 @@ auto make_reduce_adaptor(const F& f, Results&... results) {
       using Rr = std::remove_cvref_t<decltype(r)>;
       if constexpr (is_view_v<Rr>)
         return r.data();
+      else if constexpr (std::is_array_v<Rr>)
+        return &r[0];
       else if constexpr (std::is_pointer_v<Rr>)
         return r;
       else
@@ -187,17 +196,24 @@ auto make_reduce_adaptor(const F& f, Results&... results) {
 
 template <impl::PolicyOrCount P, class F, class... Results>
 inline void parallel_reduce(std::string_view label, const P& policy, const F& f, Results&&... results) {
-  const auto p = impl::to_policy(policy);
-  using Policy = std::remove_cvref_t<decltype(p)>;
-  auto adaptor = impl::make_reduce_adaptor<F, Policy>(f, results...);
-  using Adaptor = decltype(adaptor);
-  if constexpr (sizeof...(Results) == 1 && !impl::ReducingFunctor<F>) {
-    static_assert(impl::reduce_callable<F, Policy, Adaptor>(),
+  constexpr bool non_const = (!std::is_const_v<std::remove_reference_t<Results>> && ...);
+  static_assert(non_const,
+                "weft::parallel_reduce: a result argument is const; pass a non-const variable, a View or a reducer");
+  if constexpr (non_const) {
+    const auto p = impl::to_policy(policy);
+    using Policy = std::remove_cvref_t<decltype(p)>;
+    auto adaptor = impl::make_reduce_adaptor<F, Policy>(f, results...);
+    using Adaptor = decltype(adaptor);
+    constexpr bool callable = impl::ReducingFunctor<F> || sizeof...(Results) != 1 ||
+                              impl::reduce_callable<F, Policy, Adaptor>();
+    static_assert(callable,
                   "weft::parallel_reduce: the functor cannot be called as f(i..., value&) where value has the "
                   "result's type (a reducer's value_type); make the accumulator parameter that type, by reference");
+    if constexpr (callable) {
+      impl::check_initialized("parallel_reduce", label);
+      impl::ParallelReduce<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
+    }
   }
-  impl::check_initialized("parallel_reduce", label);
-  impl::ParallelReduce<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
 }
 template <impl::PolicyOrCount P, class F, class... Results>
 inline void parallel_reduce(const P& policy, const F& f, Results&&... results) {
@@ -210,14 +226,14 @@ template <class F, class Policy, class Adaptor>
 void run_scan(std::string_view label, const Policy& p, const F& f, const Adaptor& adaptor) {
   static_assert(policy_kind<Policy>::value == 0, "weft::parallel_scan takes a RangePolicy or a count");
   using V = typename Adaptor::value_type;
-  if constexpr (Adaptor::is_array)
-    static_assert(callable_with_policy<Policy, F, V*, bool>(),
-                  "weft::parallel_scan: the functor must be callable as f(i, value_type update, bool final)");
-  else
-    static_assert(callable_with_policy<Policy, F, V&, bool>(),
-                  "weft::parallel_scan: the functor must be callable as f(i, value_type& update, bool final)");
-  check_initialized("parallel_scan", label);
-  ParallelScan<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
+  constexpr bool callable = Adaptor::is_array ? callable_with_policy<Policy, F, V*, bool>()
+                                              : callable_with_policy<Policy, F, V&, bool>();
+  static_assert(callable, "weft::parallel_scan: the functor must be callable as f(i, value_type& update, bool final)");
+  if constexpr (!callable) return;
+  else {
+    check_initialized("parallel_scan", label);
+    ParallelScan<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
+  }
 }
 }  // namespace impl
 

@@ -407,9 +407,21 @@ class View {
   // ---- construction ----
   WEFT_INLINE_FUNCTION View() = default;
   View(const View&) = default;
-  View(View&&) = default;
   View& operator=(const View&) = default;
-  View& operator=(View&&) = default;
+  /// A moved-from View is empty (not allocated), as after View().
+  View(View&& o) noexcept : ptr_(o.ptr_), map_(o.map_), track_(static_cast<impl::ViewTracker&&>(o.track_)) {
+    o.ptr_ = nullptr;
+    o.map_ = {};
+  }
+  View& operator=(View&& o) noexcept {
+    ptr_ = o.ptr_;
+    map_ = o.map_;
+    track_ = static_cast<impl::ViewTracker&&>(o.track_);
+    o.ptr_ = nullptr;
+    o.map_ = {};
+    o.track_ = impl::ViewTracker();
+    return *this;
+  }
 
   /// Allocates: View<double**> a("A", n, m). Give the runtime extents, or all of them.
   template <impl::Label L, std::integral... N>

@@ -1,0 +1,31 @@
+// Kokkos compatibility: Kokkos:: names and KOKKOS_* macros resolve to Weft, so a Kokkos program using
+// the core subset compiles unchanged (add `-include weft/compat/kokkos.hpp`, or include it instead of
+// Kokkos_Core.hpp).
+#pragma once
+
+#include <weft/weft.hpp>
+
+#define KOKKOS_LAMBDA WEFT_LAMBDA
+#define KOKKOS_CLASS_LAMBDA WEFT_CLASS_LAMBDA
+#define KOKKOS_FUNCTION WEFT_FUNCTION
+#define KOKKOS_INLINE_FUNCTION WEFT_INLINE_FUNCTION
+#define KOKKOS_FORCEINLINE_FUNCTION WEFT_FORCEINLINE_FUNCTION
+#define KOKKOS_DEFAULTED_FUNCTION
+#if WEFT_HAS_OPENMP
+#define KOKKOS_ENABLE_OPENMP
+#endif
+#if WEFT_HAS_SERIAL
+#define KOKKOS_ENABLE_SERIAL
+#endif
+
+namespace Kokkos {
+using namespace ::weft;  // qualified lookup of Kokkos::X finds weft::X
+
+using ::weft::ALL;
+using ::weft::AUTO;
+using ::weft::WithoutInitializing;
+
+namespace Experimental {
+using ::weft::MinMaxLoc;
+}  // namespace Experimental
+}  // namespace Kokkos

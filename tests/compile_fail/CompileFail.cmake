@@ -1,0 +1,20 @@
+# Each source here must fail to compile with the named diagnostic (one readable static_assert line).
+set(_cf_dir ${CMAKE_CURRENT_LIST_DIR})
+function(weft_compile_fail name regex)
+  add_executable(cf_${name} EXCLUDE_FROM_ALL ${_cf_dir}/${name}.cpp)
+  target_link_libraries(cf_${name} PRIVATE Weft::weft)
+  add_test(NAME compile_fail_${name}
+           COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target cf_${name})
+  set_tests_properties(compile_fail_${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}" RESOURCE_LOCK weft_build
+                                                       TIMEOUT 300)
+endfunction()
+
+weft_compile_fail(for_wrong_signature "parallel_for over a RangePolicy: the functor must be callable as f\\(i\\)")
+weft_compile_fail(md_wrong_arity "MDRangePolicy<Rank<N>>: the functor must take N indices")
+weft_compile_fail(team_wrong_signature "TeamPolicy: the functor must be callable as f\\(const member_type& member\\)")
+weft_compile_fail(reduce_wrong_reducer_type "parallel_reduce: the functor cannot be called as f\\(i..., value&\\)")
+weft_compile_fail(reduce_const_result "parallel_reduce: a result argument is const")
+weft_compile_fail(scan_wrong_signature "parallel_scan: the functor must be callable as f\\(i, value_type& update, bool final\\)")
+weft_compile_fail(view_extent_count "weft::View: give exactly the runtime extents")
+weft_compile_fail(subview_arg_count "weft::subview: give one argument")
+weft_compile_fail(deep_copy_rank "weft::deep_copy: the two views have different ranks")

@@ -1,0 +1,187 @@
+// parallel_for over RangePolicy and MDRangePolicy (schedules, chunks, tags, index types) and
+// parallel_scan (inclusive/exclusive use, totals, functors), checked against serial loops.
+#include <cstdint>
+
+#include "test_common.hpp"
+
+namespace {
+
+struct TagA {};
+struct TagB {};
+
+template <class E>
+struct TaggedFunctor {
+  weft::View<int*, E> out;
+  WEFT_INLINE_FUNCTION void operator()(TagA, int i) const { out(i) = 1; }
+  WEFT_INLINE_FUNCTION void operator()(TagB, int i) const { out(i) += 10; }
+};
+
+TEST_CASE_TEMPLATE("RangePolicy covers exactly [begin, end) under every schedule", E, WEFT_TEST_EXEC_SPACES) {
+  for (const std::int64_t n : {0, 1, 2, 3, 7, 1000, 100003}) {
+    for (const std::int64_t begin : {std::int64_t(0), std::int64_t(5)}) {
+      INFO("n = " << n << ", begin = " << begin);
+      weft::View<int*, E> hits("hits", n + begin);
+      weft::parallel_for("static", weft::RangePolicy<E>(begin, begin + n), WEFT_LAMBDA(std::int64_t i) { hits(i) += 1; });
+      weft::parallel_for("chunked", weft::RangePolicy<E>(begin, begin + n, weft::ChunkSize(7)),
+                         WEFT_LAMBDA(std::int64_t i) { hits(i) += 2; });
+      weft::parallel_for("dynamic", weft::RangePolicy<E, weft::Schedule<weft::Dynamic>>(begin, begin + n),
+                         WEFT_LAMBDA(std::int64_t i) { hits(i) += 4; });
+      weft::parallel_for("dynamic_chunk",
+                         weft::RangePolicy<E, weft::Schedule<weft::Dynamic>>(begin, begin + n, weft::ChunkSize(3)),
+                         WEFT_LAMBDA(std::int64_t i) { hits(i) += 8; });
+      int wrong = 0;
+      for (std::int64_t i = 0; i < n + begin; ++i) wrong += hits(i) != (i < begin ? 0 : 15);
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("index types int and int64 and unsigned, and a plain count", E, WEFT_TEST_EXEC_SPACES) {
+  const int n = 1234;
+  weft::View<long*, E> v("v", n);
+  weft::parallel_for(weft::RangePolicy<E, weft::IndexType<int>>(0, n), WEFT_LAMBDA(int i) { v(i) = i; });
+  weft::parallel_for(weft::RangePolicy<E, unsigned>(0u, unsigned(n)), WEFT_LAMBDA(unsigned i) { v(i) += 1; });
+  weft::parallel_for(weft::RangePolicy<E, weft::IndexType<std::int64_t>>(0, n), WEFT_LAMBDA(std::int64_t i) { v(i) *= 2; });
+  weft::parallel_for(n, WEFT_LAMBDA(int i) { v(i) += 0; });
+  long s = 0;
+  for (int i = 0; i < n; ++i) s += v(i);
+  CHECK(s == 2L * (long(n) * (n - 1) / 2 + n));
+  CHECK_THROWS_WITH_AS(weft::RangePolicy<E>(5, 3), doctest::Contains("begin (5) is greater than end (3)"), weft::Error);
+  CHECK_THROWS_WITH_AS((weft::RangePolicy<E, weft::IndexType<int>>(0, std::int64_t(1) << 40)),
+                       doctest::Contains("does not fit the index type"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("work tags select the operator", E, WEFT_TEST_EXEC_SPACES) {
+  const int n = 513;
+  TaggedFunctor<E> f{weft::View<int*, E>("out", n)};
+  weft::parallel_for(weft::RangePolicy<E, TagA>(0, n), f);
+  weft::parallel_for("b", weft::RangePolicy<E, TagB>(0, n), f);
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) wrong += f.out(i) != 11;
+  CHECK(wrong == 0);
+}
+
+template <class E, int N>
+void check_mdrange(const std::int64_t (&lo)[N], const std::int64_t (&hi)[N], const std::int64_t (&tile)[N]) {
+  std::int64_t ext[N];
+  std::size_t total = 1;
+  for (int k = 0; k < N; ++k) {
+    ext[k] = hi[k];
+    total *= static_cast<std::size_t>(hi[k]);
+  }
+  weft::View<int*, E> hits("hits", total);
+  auto flat = [=](auto... i) {
+    const std::int64_t idx[] = {static_cast<std::int64_t>(i)...};
+    std::int64_t f = 0;
+    for (int k = 0; k < N; ++k) f = f * ext[k] + idx[k];
+    return f;
+  };
+  auto body = [=](auto... i) { hits(flat(i...)) += 1; };
+  using PR = weft::MDRangePolicy<E, weft::Rank<N, weft::Iterate::Right, weft::Iterate::Right>>;
+  using PL = weft::MDRangePolicy<E, weft::Rank<N, weft::Iterate::Left, weft::Iterate::Left>>;
+  weft::parallel_for("md_right", PR(lo, hi, tile), body);
+  weft::parallel_for("md_left", PL(lo, hi, tile), body);
+  weft::parallel_for("md_default_tiles", weft::MDRangePolicy<E, weft::Rank<N>>(lo, hi), body);
+  std::size_t wrong = 0;
+  for (std::size_t f = 0; f < total; ++f) {
+    std::int64_t rem = static_cast<std::int64_t>(f);
+    bool inside = true;
+    for (int k = N - 1; k >= 0; --k) {
+      const std::int64_t i = rem % ext[k];
+      rem /= ext[k];
+      inside = inside && i >= lo[k];
+    }
+    wrong += hits(f) != (inside ? 3 : 0);
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE_TEMPLATE("MDRangePolicy ranks 2..6 with tiles that do not divide the extents", E, WEFT_TEST_EXEC_SPACES) {
+  check_mdrange<E, 2>({0, 1}, {17, 13}, {4, 5});
+  check_mdrange<E, 3>({1, 0, 2}, {9, 7, 11}, {2, 3, 4});
+  check_mdrange<E, 4>({0, 0, 0, 1}, {5, 4, 3, 6}, {2, 3, 2, 4});
+  check_mdrange<E, 5>({0, 1, 0, 0, 0}, {3, 4, 3, 2, 5}, {2, 2, 2, 1, 3});
+  check_mdrange<E, 6>({0, 0, 1, 0, 0, 0}, {2, 3, 3, 2, 3, 4}, {1, 2, 2, 2, 2, 3});
+  weft::View<int**, E> empty("empty", 4, 4);
+  weft::parallel_for(weft::MDRangePolicy<E, weft::Rank<2>>({2, 0}, {2, 4}), WEFT_LAMBDA(int i, int j) { empty(i, j) = 1; });
+  CHECK(empty(2, 0) == 0);
+  CHECK_THROWS_WITH_AS((weft::MDRangePolicy<E, weft::Rank<2>>({3, 0}, {2, 4})),
+                       doctest::Contains("lower bound 3 > upper bound 2 in dimension 0"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("MDRange iteration order: Right makes the last index fastest", E, weft::Serial) {
+  const int n = 3, m = 4;
+  weft::View<int**, E> order("order", n, m);
+  int counter = 0;
+  weft::parallel_for(weft::MDRangePolicy<E, weft::Rank<2, weft::Iterate::Right, weft::Iterate::Right>>({0, 0}, {n, m}),
+                     [&](int i, int j) { order(i, j) = counter++; });
+  CHECK(order(0, 1) == 1);
+  CHECK(order(1, 0) == m);
+  counter = 0;
+  weft::parallel_for(weft::MDRangePolicy<E, weft::Rank<2, weft::Iterate::Left, weft::Iterate::Left>>({0, 0}, {n, m}, {n, m}),
+                     [&](int i, int j) { order(i, j) = counter++; });
+  CHECK(order(1, 0) == 1);
+  CHECK(order(0, 1) == n);
+}
+
+template <class E>
+struct ScanFunctor {
+  using value_type = std::int64_t;
+  weft::View<const std::int64_t*, E> in;
+  weft::View<std::int64_t*, E> out;
+  WEFT_INLINE_FUNCTION void operator()(int i, value_type& update, bool final) const {
+    update += in(i);
+    if (final) out(i) = update;  // inclusive
+  }
+};
+
+TEST_CASE_TEMPLATE("parallel_scan: exclusive and inclusive, with totals, against a serial scan", E, WEFT_TEST_EXEC_SPACES) {
+  for (const int n : {0, 1, 5, 1000, 1000003}) {
+    INFO("n = " << n << ", seed = 42");
+    weft::View<std::int64_t*, E> in("in", n), ex("ex", n), inc("inc", n);
+    auto vals = weft_test::random_values<double>(n, 42, -1000, 1000);
+    for (int i = 0; i < n; ++i) in(i) = static_cast<std::int64_t>(vals[i]);
+    std::int64_t total = -1;
+    weft::parallel_scan(
+        "exclusive", weft::RangePolicy<E>(0, n),
+        WEFT_LAMBDA(int i, std::int64_t& update, const bool final) {
+          if (final) ex(i) = update;
+          update += in(i);
+        },
+        total);
+    ScanFunctor<E> f{in, inc};
+    std::int64_t total2 = -1;
+    weft::parallel_scan("inclusive", weft::RangePolicy<E>(0, n), f, total2);
+    std::int64_t run = 0;
+    int wrong = 0;
+    for (int i = 0; i < n; ++i) {
+      wrong += ex(i) != run;
+      run += in(i);
+      wrong += inc(i) != run;
+    }
+    CHECK(wrong == 0);
+    CHECK(total == run);
+    CHECK(total2 == run);
+  }
+  weft::View<double*, E> d("d", 100);
+  weft::parallel_scan(weft::RangePolicy<E>(0, 100), WEFT_LAMBDA(int i, double& u, bool final) {
+    if (final) d(i) = u;
+    u += 0.5;
+  });
+  CHECK(d(99) == 49.5);
+  weft::View<float, E> total_view("total");
+  weft::parallel_scan("view_total", 10, WEFT_LAMBDA(int i, float& u, bool) { u += float(i); }, total_view);
+  CHECK(total_view() == 45.0f);
+}
+
+TEST_CASE_TEMPLATE("nested dispatch inside a kernel runs inline", E, WEFT_TEST_EXEC_SPACES) {
+  weft::View<int*, E> out("out", 8);
+  weft::parallel_for(weft::RangePolicy<E>(0, 8), WEFT_LAMBDA(int i) {
+    int s = 0;
+    weft::parallel_reduce(weft::RangePolicy<E>(0, i + 1), [&](int j, int& a) { a += j; }, s);
+    out(i) = s;
+  });
+  for (int i = 0; i < 8; ++i) CHECK(out(i) == i * (i + 1) / 2);
+}
+
+}  // namespace

@@ -1,0 +1,120 @@
+// The runtime's lifetime: use before initialize and after finalize raise weft::Error, finalize reports
+// live Views by label, command-line and environment settings, fences and the stream-ordering rules.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_common.hpp"
+
+namespace {
+
+struct CaptureStderr {
+  std::ostringstream text;
+  std::streambuf* saved = std::cerr.rdbuf(text.rdbuf());
+  ~CaptureStderr() { std::cerr.rdbuf(saved); }
+};
+
+TEST_CASE("lifecycle: errors before initialize and after finalize, live Views reported at finalize") {
+  CHECK_FALSE(weft::is_initialized());
+  CHECK_THROWS_WITH_AS(weft::View<double*>("early", 3),
+                       doctest::Contains("cannot allocate a View \"early\" before weft::initialize()"), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::parallel_for("early_kernel", 4, [](int) {}),
+                       doctest::Contains("parallel_for \"early_kernel\" before weft::initialize()"), weft::Error);
+
+  weft::initialize(weft::InitializationSettings().set_num_threads(2));
+  CHECK(weft::is_initialized());
+  CHECK_THROWS_WITH_AS(weft::initialize(), doctest::Contains("already initialized"), weft::Error);
+  weft::View<double*> leaked("leaked_view", 10);
+  weft::View<int**> other("other_view", 2, 2);
+  {
+    CaptureStderr cap;
+    weft::finalize();
+    const std::string out = cap.text.str();
+    CHECK(out.find("2 View allocation(s) still alive") != std::string::npos);
+    CHECK(out.find("\"leaked_view\" (80 bytes in HostSpace)") != std::string::npos);
+    CHECK(out.find("\"other_view\"") != std::string::npos);
+  }
+  CHECK(weft::is_finalized());
+  CHECK_THROWS_WITH_AS(weft::View<double*>("late", 3), doctest::Contains("\"late\" after weft::finalize()"), weft::Error);
+  int late = 0;
+  CHECK_THROWS_WITH_AS(weft::parallel_reduce("late_reduce", 4, [](int, int&) {}, late),
+                       doctest::Contains("parallel_reduce \"late_reduce\" after weft::finalize()"), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::finalize(), doctest::Contains("called twice"), weft::Error);
+  leaked = weft::View<double*>();  // freeing after finalize is allowed
+  other = weft::View<int**>();
+}
+
+TEST_CASE("command line and environment settings") {
+  {
+    std::vector<std::string> args = {"prog", "--weft-num-threads=3", "keep", "--kokkos-print-configuration", "--other"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    int argc = static_cast<int>(argv.size());
+    std::ostringstream sink;
+    auto* saved = std::cout.rdbuf(sink.rdbuf());
+    weft::initialize(argc, argv.data());
+    std::cout.rdbuf(saved);
+    CHECK(argc == 3);
+    CHECK(std::string(argv[1]) == "keep");
+    CHECK(std::string(argv[2]) == "--other");
+    CHECK(sink.str().find("backends: " WEFT_ENABLED_BACKENDS) != std::string::npos);
+#if WEFT_HAS_OPENMP
+    CHECK(weft::OpenMP().concurrency() == 3);
+    CHECK(sink.str().find("OpenMP: 3 threads") != std::string::npos);
+#endif
+    weft::finalize();
+  }
+  {
+    setenv("WEFT_NUM_THREADS", "2", 1);
+    weft::initialize();
+#if WEFT_HAS_OPENMP
+    CHECK(weft::OpenMP().concurrency() == 2);
+#endif
+    weft::finalize();
+    unsetenv("WEFT_NUM_THREADS");
+  }
+  {
+    std::vector<std::string> args = {"prog", "--weft-num-thread=2"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    int argc = 2;
+    CHECK_THROWS_WITH_AS(weft::initialize(argc, argv.data()), doctest::Contains("unknown option \"--weft-num-thread=2\""),
+                         weft::Error);
+    args = {"prog", "--weft-num-threads=zero"};
+    argv = {args[0].data(), args[1].data()};
+    argc = 2;
+    CHECK_THROWS_WITH_AS(weft::initialize(argc, argv.data()), doctest::Contains("give a positive thread count"), weft::Error);
+  }
+}
+
+TEST_CASE("stream ordering: instance dispatches and 3-argument deep_copy never fence globally") {
+  weft::ScopeGuard guard;
+  using E = weft::DefaultExecutionSpace;
+  weft::View<double*> a("a", 1 << 16), b("b", 1 << 16);
+  const auto before = weft::impl::fence_counters();
+  E exec;
+  weft::parallel_for("on_instance", weft::RangePolicy<E>(exec, 0, 1 << 16), WEFT_LAMBDA(int i) { a(i) = i; });
+  weft::deep_copy(exec, b, a);
+  double s = 0;
+  weft::parallel_reduce("reduce_on_instance", weft::RangePolicy<E>(exec, 0, 1 << 16), WEFT_LAMBDA(int i, double& acc) { acc += b(i); }, s);
+  const auto after = weft::impl::fence_counters();
+  CHECK(after.global == before.global);
+  CHECK(after.instance == before.instance);
+  CHECK(s == doctest::Approx(double(1 << 16) * ((1 << 16) - 1) / 2));
+  exec.fence("just this instance");
+  CHECK(weft::impl::fence_counters().instance == before.instance + 1);
+  CHECK(weft::impl::fence_counters().global == before.global);
+  weft::fence("everything");
+  CHECK(weft::impl::fence_counters().global == before.global + 1);
+  CHECK(E::name() == std::string(WEFT_DEFAULT_BACKEND_NAME));
+  CHECK(exec.concurrency() >= 1);
+  CHECK_FALSE(E::in_parallel());
+  weft::View<int*> inside("inside", 1);
+  weft::parallel_for(weft::RangePolicy<E>(0, 1), WEFT_LAMBDA(int) { inside(0) = E::in_parallel() ? 1 : 2; });
+  CHECK(inside(0) == 1);
+}
+
+}  // namespace

@@ -1,0 +1,275 @@
+// View: construction, ranks 0..8, static extents, layouts, subviews, deep_copy, mirrors, resize,
+// reference counting, unmanaged and atomic views, and the errors a user can cause.
+#include <numeric>
+#include <string>
+
+#include "test_common.hpp"
+
+namespace {
+
+TEST_CASE_TEMPLATE("View ranks 0..8 have the extents, strides and size given", E, WEFT_TEST_EXEC_SPACES) {
+  weft::View<double, E> r0("r0");
+  CHECK(r0.rank() == 0);
+  CHECK(r0.size() == 1);
+  CHECK(r0.span() == 1);
+  weft::View<int********, E> r8("r8", 2, 1, 3, 1, 2, 1, 1, 2);
+  CHECK(decltype(r8)::rank == 8);
+  CHECK(decltype(r8)::rank_dynamic == 8);
+  CHECK(r8.size() == 24);
+  CHECK(r8.extent(2) == 3);
+  CHECK(r8.extent_int(7) == 2);
+  CHECK(r8.stride(7) == 1);
+  CHECK(r8.stride(6) == 2);
+  CHECK(r8.stride(0) == 12);
+  CHECK(r8.span_is_contiguous());
+  CHECK(r8.label() == "r8");
+  r8(1, 0, 2, 0, 1, 0, 0, 1) = 7;
+  CHECK(r8.data()[12 + 2 * 4 + 2 + 1] == 7);
+
+  weft::View<double**[3], E> s("s", 4, 5);
+  CHECK(s.rank == 3);
+  CHECK(s.rank_dynamic == 2);
+  CHECK(decltype(s)::static_extent(2) == 3);
+  CHECK(decltype(s)::static_extent(0) == 0);
+  CHECK(s.extent(2) == 3);
+  CHECK(s.size() == 60);
+  weft::View<double**[3], E> s_all("s_all", 4, 5, 3);
+  CHECK(s_all.size() == 60);
+  CHECK_THROWS_WITH_AS((weft::View<double**[3], E>("bad_static", 4, 5, 2)),
+                       doctest::Contains("extent 2 given as 2 but the data type fixes it at 3"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("View allocations are zero-initialized unless WithoutInitializing", E, WEFT_TEST_EXEC_SPACES) {
+  weft::View<double*, E> a("a", 100000);
+  double s = 0;
+  for (std::size_t i = 0; i < a.extent(0); ++i) s += a(i) * a(i);
+  CHECK(s == 0.0);
+  weft::View<double*, E> b(weft::view_alloc(weft::WithoutInitializing, "b"), 1000);
+  CHECK(b.label() == "b");
+  CHECK(b.extent(0) == 1000);
+  weft::View<std::string*, E> strings("strings", 3);  // non-trivial types are always constructed
+  CHECK(strings(2).empty());
+  strings(1) = "weft";
+  CHECK(strings(1) == "weft");
+}
+
+TEST_CASE_TEMPLATE("LayoutLeft, LayoutRight and LayoutStride map indices as documented", E, WEFT_TEST_EXEC_SPACES) {
+  weft::View<int**, weft::LayoutLeft, E> l("l", 3, 4);
+  weft::View<int**, weft::LayoutRight, E> r("r", 3, 4);
+  CHECK(l.stride(0) == 1);
+  CHECK(l.stride(1) == 3);
+  CHECK(r.stride(0) == 4);
+  CHECK(r.stride(1) == 1);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) {
+      l(i, j) = 10 * i + j;
+      r(i, j) = 10 * i + j;
+    }
+  CHECK(l.data()[2 + 3 * 1] == 21);
+  CHECK(r.data()[2 * 4 + 1] == 21);
+  weft::View<int**, weft::LayoutStride, E> st("st", weft::LayoutStride(3, 8, 4, 2));
+  CHECK(st.stride(0) == 8);
+  CHECK(st.stride(1) == 2);
+  CHECK(st.span() == 2 * 8 + 3 * 2 + 1);
+  CHECK_FALSE(st.span_is_contiguous());
+  st(2, 3) = 5;
+  CHECK(st.data()[16 + 6] == 5);
+  weft::View<int**, weft::LayoutStride, E> from_left = l;  // any layout converts to LayoutStride
+  CHECK(from_left(2, 1) == 21);
+  CHECK(from_left.stride(1) == 3);
+}
+
+TEST_CASE_TEMPLATE("subview with integers, ALL and ranges keeps the right layout and elements", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  weft::View<double***, E> a("a", 4, 5, 6);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 5; ++j)
+      for (int k = 0; k < 6; ++k) a(i, j, k) = 100 * i + 10 * j + k;
+  auto row = weft::subview(a, 2, 3, weft::ALL);
+  static_assert(std::is_same_v<typename decltype(row)::array_layout, weft::LayoutRight>);
+  CHECK(row.rank == 1);
+  CHECK(row.extent(0) == 6);
+  CHECK(row(4) == 234);
+  auto col = weft::subview(a, weft::ALL, 1, 2);
+  static_assert(std::is_same_v<typename decltype(col)::array_layout, weft::LayoutStride>);
+  CHECK(col.extent(0) == 4);
+  CHECK(col.stride(0) == 30);
+  CHECK(col(3) == 312);
+  auto block = weft::subview(a, weft::pair<int, int>(1, 3), std::pair<int, int>(2, 5), weft::ALL);
+  static_assert(std::is_same_v<typename decltype(block)::array_layout, weft::LayoutRight>);
+  CHECK(block.extent(0) == 2);
+  CHECK(block.extent(1) == 3);
+  CHECK(block(1, 2, 5) == 245);
+  CHECK_FALSE(block.span_is_contiguous());
+  auto scalar = weft::subview(a, 3, 4, 5);
+  CHECK(scalar.rank == 0);
+  CHECK(scalar() == 345);
+  CHECK(row.use_count() == a.use_count());
+  CHECK(a.use_count() == 5);  // a, row, col, block, scalar
+
+  weft::View<double**, weft::LayoutLeft, E> left("left", 5, 7);
+  auto lcol = weft::subview(left, weft::ALL, 3);
+  static_assert(std::is_same_v<typename decltype(lcol)::array_layout, weft::LayoutLeft>);
+  lcol(4) = 1.5;
+  CHECK(left(4, 3) == 1.5);
+  auto empty = weft::subview(left, std::pair<int, int>(2, 2), weft::ALL);
+  CHECK(empty.size() == 0);
+  CHECK_THROWS_WITH_AS(weft::subview(left, std::pair<int, int>(3, 6), weft::ALL),
+                       doctest::Contains("selects [3, 6) outside extent 5"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("deep_copy between layouts, strided subviews and scalars", E, WEFT_TEST_EXEC_SPACES) {
+  const int n = 37, m = 53;
+  weft::View<double**, weft::LayoutRight, E> r("r", n, m);
+  weft::View<double**, weft::LayoutLeft, E> l("l", n, m);
+  auto vals = weft_test::random_values<double>(n * m, 1234);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) r(i, j) = vals[i * m + j];
+  weft::deep_copy(l, r);
+  int bad = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) bad += l(i, j) != vals[i * m + j];
+  CHECK(bad == 0);
+
+  weft::View<double**, weft::LayoutRight, E> r2("r2", n, m);
+  weft::deep_copy(r2, r);  // contiguous, same layout: a memcpy
+  CHECK(r2(n - 1, m - 1) == vals[n * m - 1]);
+
+  auto sub = weft::subview(l, std::pair<int, int>(3, 20), weft::ALL);
+  weft::deep_copy(sub, -2.0);
+  CHECK(l(2, 0) == vals[2 * m]);
+  CHECK(l(3, 0) == -2.0);
+  CHECK(l(19, m - 1) == -2.0);
+  CHECK(l(20, m - 1) == vals[20 * m + m - 1]);
+
+  weft::View<double, E> s("s");
+  weft::deep_copy(s, 4.25);
+  double out = 0;
+  weft::deep_copy(out, s);
+  CHECK(out == 4.25);
+
+  weft::View<double**, E> wrong("wrong", m, n);
+  CHECK_THROWS_WITH_AS(weft::deep_copy(wrong, r), doctest::Contains("extents differ: destination (53, 37), source (37, 53)"),
+                       weft::Error);
+  weft::View<double*, E> big("big", 1 << 20);  // big enough for the parallel copy paths
+  weft::View<double*, E> big2("big2", 1 << 20);
+  weft::deep_copy(big, 3.0);
+  weft::deep_copy(E(), big2, big);
+  E().fence();
+  CHECK(big2((1 << 20) - 1) == 3.0);
+  CHECK(big2(0) == 3.0);
+}
+
+TEST_CASE_TEMPLATE("mirrors, resize and realloc", E, WEFT_TEST_EXEC_SPACES) {
+  weft::View<int**, E> a("a", 3, 4);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) a(i, j) = i * 4 + j;
+  auto h = weft::create_mirror_view(a);
+  CHECK(h.data() == a.data());  // host memory: the mirror view is the view
+  auto c = weft::create_mirror(a);
+  CHECK(c.data() != a.data());
+  CHECK(c.label() == "a_mirror");
+  CHECK(c(2, 3) == 0);
+  weft::deep_copy(c, a);
+  CHECK(c(2, 3) == 11);
+  auto hc = weft::create_mirror_view_and_copy(weft::HostSpace(), a);
+  CHECK(hc(1, 2) == 6);
+
+  weft::resize(a, 5, 2);
+  CHECK(a.extent(0) == 5);
+  CHECK(a.extent(1) == 2);
+  CHECK(a.label() == "a");
+  CHECK(a(2, 1) == 9);
+  CHECK(a(4, 1) == 0);
+  weft::realloc(a, 7, 7);
+  CHECK(a.extent(0) == 7);
+  CHECK(a(6, 6) == 0);
+
+  weft::View<double**, weft::LayoutStride, E> st("st", weft::LayoutStride(2, 1, 3, 2));
+  auto sm = weft::create_mirror(st);
+  static_assert(std::is_same_v<typename decltype(sm)::array_layout, weft::LayoutRight>);
+  CHECK(sm.extent(1) == 3);
+}
+
+TEST_CASE_TEMPLATE("reference counting: copies count, kernel copies do not, the last one frees", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  weft::View<double*, E> a("counted", 10);
+  CHECK(a.use_count() == 1);
+  {
+    auto b = a;
+    CHECK(a.use_count() == 2);
+    weft::View<const double*, E> c = b;
+    CHECK(a.use_count() == 3);
+  }
+  CHECK(a.use_count() == 1);
+  weft::View<int*, E> seen("seen", 1000);
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, 1000), WEFT_LAMBDA(int i) {
+        auto inner = a;  // a copy inside a kernel never touches the count
+        seen(i) = inner.use_count();
+      });
+  int wrong = 0;
+  for (int i = 0; i < 1000; ++i) wrong += seen(i) != 2;  // a and the lambda's capture
+  CHECK(wrong == 0);
+  CHECK(a.use_count() == 1);
+  weft::View<double*, E> moved = std::move(a);
+  CHECK(moved.use_count() == 1);
+  CHECK_FALSE(a.is_allocated());
+  weft::View<double*, E> zero("zero", 0);
+  CHECK(zero.is_allocated());
+  CHECK(zero.size() == 0);
+  weft::View<double*, E> none;
+  CHECK_FALSE(none.is_allocated());
+  CHECK(none.use_count() == 0);
+}
+
+TEST_CASE_TEMPLATE("unmanaged views wrap user memory", E, WEFT_TEST_EXEC_SPACES) {
+  std::vector<double> mem(12);
+  std::iota(mem.begin(), mem.end(), 0.0);
+  weft::View<double**, E, weft::MemoryUnmanaged> u(mem.data(), 3, 4);
+  CHECK(u(2, 1) == 9.0);
+  CHECK(u.use_count() == 0);
+  weft::View<double**, weft::LayoutLeft, E, weft::MemoryTraits<weft::Unmanaged>> ul(mem.data(), 3, 4);
+  CHECK(ul(2, 1) == 5.0);
+  weft::View<double*, E> managed("m", 4);
+  weft::View<double*, E, weft::MemoryUnmanaged> alias = managed;
+  CHECK(managed.use_count() == 1);
+  CHECK(alias.data() == managed.data());
+}
+
+TEST_CASE_TEMPLATE("Atomic memory trait makes every access atomic", E, WEFT_TEST_EXEC_SPACES) {
+  const int n = 200000, bins = 7;
+  weft::View<long*, E> counts("counts", bins);
+  weft::View<double*, E> sums("sums", bins);
+  weft::View<long*, E, weft::MemoryTraits<weft::Atomic>> ac = counts;
+  weft::View<double*, E, weft::MemoryTraits<weft::Atomic>> as = sums;
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
+        ac(i % bins) += 1;
+        as(i % bins) += 0.5;
+      });
+  for (int b = 0; b < bins; ++b) {
+    const long expect = n / bins + (b < n % bins ? 1 : 0);
+    CHECK(counts(b) == expect);
+    CHECK(sums(b) == doctest::Approx(0.5 * expect));
+  }
+}
+
+TEST_CASE("View errors name the label, the sizes and the fix") {
+  CHECK_THROWS_WITH_AS(weft::View<double*>("negative", -3), doctest::Contains("\"negative\": extent 0 is negative (-3)"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS((weft::View<double**>("overflow", std::size_t(1) << 40, std::size_t(1) << 40)),
+                       doctest::Contains("overflow size_t"), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::View<char*>("huge", std::size_t(1) << 62),
+                       doctest::Contains("allocating 4611686018427387904 bytes for \"huge\" failed"), weft::Error);
+  weft::View<double**, weft::LayoutStride> st("st", weft::LayoutStride(4, 3, 2, 1));
+  auto col = weft::subview(st, weft::ALL, 0);
+  CHECK_THROWS_WITH_AS((weft::View<double*, weft::LayoutRight>(col)), doctest::Contains("cannot be assigned to a contiguous layout"),
+                       weft::Error);
+  weft::View<double*> dyn("dyn", 4);
+  weft::View<double[3]> fixed_ok(weft::View<double[3]>("ok"));
+  CHECK(fixed_ok.extent(0) == 3);
+  CHECK_THROWS_WITH_AS((weft::View<double[3]>(dyn)), doctest::Contains("fixes extent 0 at 3, but it is 4"), weft::Error);
+}
+
+}  // namespace
