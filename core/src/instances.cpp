@@ -25,7 +25,7 @@ long g_instance_fences = 0;
 }  // namespace
 
 HostInstance* host_instance_create(const char* space_name, int nthreads) {
-  auto* p = new HostInstance{1, 0, nthreads > 0 ? nthreads : 1, space_name, nullptr, 0, new std::mutex};
+  auto* p = new HostInstance{1, 0, nthreads > 0 ? nthreads : 1, space_name, nullptr, 0, 0, false};
   std::lock_guard<std::mutex> g(g_instances_mutex);
   p->id = g_next_id++;
   instances().push_back(p);
@@ -39,13 +39,27 @@ void host_instance_release(HostInstance* p) noexcept {
     auto& v = instances();
     v.erase(std::remove(v.begin(), v.end(), p), v.end());
   }
-  delete static_cast<std::mutex*>(p->mutex);
   std::free(p->scratch);
   delete p;
 }
 
-void host_instance_lock(HostInstance* p) noexcept { static_cast<std::mutex*>(p->mutex)->lock(); }
-void host_instance_unlock(HostInstance* p) noexcept { static_cast<std::mutex*>(p->mutex)->unlock(); }
+void host_instance_lock_slow(HostInstance* p) noexcept {
+  for (int spin = 0; __atomic_exchange_n(&p->lock, 1, __ATOMIC_ACQUIRE); ++spin) {
+    if (spin < 1000)
+      cpu_relax();
+    else
+      sched_yield();
+  }
+}
+
+HostInstance* host_default_instance(HostInstance*& slot, const char* space_name, int nthreads) {
+  if (!slot) {
+    slot = host_instance_create(space_name, nthreads);
+    slot->is_default = true;
+  }
+  slot->nthreads = nthreads > 0 ? nthreads : 1;
+  return slot;
+}
 
 void* host_instance_scratch(HostInstance* p, std::size_t bytes) {
   if (bytes > p->scratch_bytes) {

@@ -8,18 +8,17 @@
 
 namespace weft::impl {
 HostInstance* g_openmp_default_instance = nullptr;
+HostInstance* host_default_instance(HostInstance*& slot, const char* space_name, int nthreads);
 
 void openmp_initialize(int nthreads) {
   // Nested parallelism stays off: a dispatch inside a kernel runs inline in its thread.
   omp_set_max_active_levels(1);
   omp_set_dynamic(0);
   const int n = nthreads > 0 ? nthreads : omp_get_max_threads();
-  g_openmp_default_instance = host_instance_create("OpenMP", n);
+  host_default_instance(g_openmp_default_instance, "OpenMP", n);
 }
-void openmp_finalize() {
-  host_instance_release(g_openmp_default_instance);
-  g_openmp_default_instance = nullptr;
-}
+// The default instance outlives finalize (OpenMP objects may still exist); initialize reuses it.
+void openmp_finalize() {}
 void openmp_print_configuration(std::ostream& os) {
   const char* bind = std::getenv("OMP_PROC_BIND");
   const char* places = std::getenv("OMP_PLACES");

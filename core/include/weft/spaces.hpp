@@ -95,18 +95,24 @@ struct accessible<A, B> : std::true_type {};
 /// The state of one instance of a host execution space. Work on an instance holds its lock, so
 /// fence() on the instance waits for that work and nothing else.
 struct HostInstance {
-  int refcount;
+  int refcount;  // not counted (stays 1) for a space's default instance, which lives as long as the program
   std::uint32_t id;
   int nthreads;
   const char* space_name;
   void* scratch;
   std::size_t scratch_bytes;
-  void* mutex;
+  int lock;  // held while work runs on the instance
+  bool is_default;
 };
 HostInstance* host_instance_create(const char* space_name, int nthreads);
 void host_instance_release(HostInstance* p) noexcept;
-void host_instance_lock(HostInstance* p) noexcept;
-void host_instance_unlock(HostInstance* p) noexcept;
+void host_instance_lock_slow(HostInstance* p) noexcept;
+/// The instance lock: one uncontended exchange; contended waiters spin briefly, then yield.
+inline void host_instance_lock(HostInstance* p) noexcept {
+  if (__atomic_exchange_n(&p->lock, 1, __ATOMIC_ACQUIRE)) [[unlikely]]
+    host_instance_lock_slow(p);
+}
+inline void host_instance_unlock(HostInstance* p) noexcept { __atomic_store_n(&p->lock, 0, __ATOMIC_RELEASE); }
 /// A buffer of at least `bytes` owned by the instance; valid while the instance is locked.
 void* host_instance_scratch(HostInstance* p, std::size_t bytes);
 void host_instance_fence(HostInstance* p) noexcept;
@@ -125,13 +131,13 @@ class HostInstanceHandle {
     return *this;
   }
   ~HostInstanceHandle() {
-    if (p_) host_instance_release(p_);
+    if (p_ && !p_->is_default) host_instance_release(p_);
   }
   HostInstance* get() const { return p_; }
 
  private:
   void retain() {
-    if (p_) __atomic_fetch_add(&p_->refcount, 1, __ATOMIC_RELAXED);
+    if (p_ && !p_->is_default) __atomic_fetch_add(&p_->refcount, 1, __ATOMIC_RELAXED);
   }
   HostInstance* p_ = nullptr;
 };

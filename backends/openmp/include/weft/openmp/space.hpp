@@ -54,7 +54,7 @@ template <>
 struct HostThreading<OpenMP> {
   template <class F>
   static void parallel(int nthreads, F&& f) {
-    if (nthreads <= 1 || t_in_host_parallel || omp_in_parallel()) {
+    if (nthreads <= 1 || t_in_host_parallel) {
       HostParallelScope scope;
       f(0, 1);
       return;
