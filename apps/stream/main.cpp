@@ -28,44 +28,53 @@ template <class T>
 class WeftStream {
  public:
   explicit WeftStream(std::size_t n)
-      : n_(n), a_(weft::view_alloc(weft::WithoutInitializing, "a"), n), b_(weft::view_alloc(weft::WithoutInitializing, "b"), n),
+      : n_(n),
+        a_(weft::view_alloc(weft::WithoutInitializing, "a"), n),
+        b_(weft::view_alloc(weft::WithoutInitializing, "b"), n),
         c_(weft::view_alloc(weft::WithoutInitializing, "c"), n) {}
   void init() {
     auto a = a_, b = b_, c = c_;
-    weft::parallel_for("init", policy(), WEFT_LAMBDA(std::int64_t i) {
-      a(i) = T(start_a);
-      b(i) = T(start_b);
-      c(i) = T(start_c);
-    });
+    weft::parallel_for(
+        "init", policy(), WEFT_LAMBDA(std::int64_t i) {
+          a(i) = T(start_a);
+          b(i) = T(start_b);
+          c(i) = T(start_c);
+        });
   }
   void copy() {
     auto a = a_, c = c_;
-    weft::parallel_for("copy", policy(), WEFT_LAMBDA(std::int64_t i) { c(i) = a(i); });
+    weft::parallel_for(
+        "copy", policy(), WEFT_LAMBDA(std::int64_t i) { c(i) = a(i); });
   }
   void mul() {
     auto b = b_, c = c_;
     const T s = T(start_scalar);
-    weft::parallel_for("mul", policy(), WEFT_LAMBDA(std::int64_t i) { b(i) = s * c(i); });
+    weft::parallel_for(
+        "mul", policy(), WEFT_LAMBDA(std::int64_t i) { b(i) = s * c(i); });
   }
   void add() {
     auto a = a_, b = b_, c = c_;
-    weft::parallel_for("add", policy(), WEFT_LAMBDA(std::int64_t i) { c(i) = a(i) + b(i); });
+    weft::parallel_for(
+        "add", policy(), WEFT_LAMBDA(std::int64_t i) { c(i) = a(i) + b(i); });
   }
   void triad() {
     auto a = a_, b = b_, c = c_;
     const T s = T(start_scalar);
-    weft::parallel_for("triad", policy(), WEFT_LAMBDA(std::int64_t i) { a(i) = b(i) + s * c(i); });
+    weft::parallel_for(
+        "triad", policy(), WEFT_LAMBDA(std::int64_t i) { a(i) = b(i) + s * c(i); });
   }
   void nstream() {
     auto a = a_, b = b_, c = c_;
     const T s = T(start_scalar);
-    weft::parallel_for("nstream", policy(), WEFT_LAMBDA(std::int64_t i) { a(i) += b(i) + s * c(i); });
+    weft::parallel_for(
+        "nstream", policy(), WEFT_LAMBDA(std::int64_t i) { a(i) += b(i) + s * c(i); });
   }
   /// With --float the accumulator is double: a float one loses ~5% over 2^25 terms and fails validation.
   T dot() {
     auto a = a_, b = b_;
     double sum = 0;
-    weft::parallel_reduce("dot", policy(), WEFT_LAMBDA(std::int64_t i, double& acc) { acc += a(i) * b(i); }, sum);
+    weft::parallel_reduce(
+        "dot", policy(), WEFT_LAMBDA(std::int64_t i, double& acc) { acc += a(i) * b(i); }, sum);
     return static_cast<T>(sum);
   }
   void fence() { weft::fence(); }
@@ -178,8 +187,8 @@ int run(const Options& o) {
     const double mn = *std::min_element(first, t.end()), mx = *std::max_element(first, t.end());
     const double avg = std::accumulate(first, t.end(), 0.0) / static_cast<double>(t.end() - first);
     if (o.csv)
-      std::printf("%s,%zu,%zu,%zu,%.3f,%.5f,%.5f,%.5f\n", names[k], t.size(), n, sizeof(T), mb * bytes[k] / mn, mn,
-                  mx, avg);
+      std::printf("%s,%zu,%zu,%zu,%.3f,%.5f,%.5f,%.5f\n", names[k], t.size(), n, sizeof(T), mb * bytes[k] / mn, mn, mx,
+                  avg);
     else
       std::printf("%-12s%-12.3f%-12.5f%-12.5f%-12.5f\n", names[k], mb * bytes[k] / mn, mn, mx, avg);
   }

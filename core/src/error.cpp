@@ -39,7 +39,8 @@ void throw_team_error(std::string_view label, const std::string& what) {
 void view_bounds_abort(const char* label, int rank, const std::int64_t* idx, const std::size_t* ext) noexcept {
   char msg[512];
   int n = std::snprintf(msg, sizeof msg, "View bounds error: View \"%s\" indexed (", label);
-  for (int k = 0; k < rank && n < 400; ++k) n += std::snprintf(msg + n, sizeof msg - n, k ? ", %" PRId64 : "%" PRId64, idx[k]);
+  for (int k = 0; k < rank && n < 400; ++k)
+    n += std::snprintf(msg + n, sizeof msg - n, k ? ", %" PRId64 : "%" PRId64, idx[k]);
   n += std::snprintf(msg + n, sizeof msg - n, ") but its extents are (");
   for (int k = 0; k < rank && n < 480; ++k) n += std::snprintf(msg + n, sizeof msg - n, k ? ", %zu" : "%zu", ext[k]);
   std::snprintf(msg + n, sizeof msg - n, ")");

@@ -25,8 +25,10 @@ void record_register(SharedAllocationRecord* r) {
 
 void record_unregister(SharedAllocationRecord* r) noexcept {
   std::lock_guard<std::mutex> g(g_records_mutex);
-  if (r->prev) r->prev->next = r->next;
-  else if (g_records_head == r) g_records_head = r->next;
+  if (r->prev)
+    r->prev->next = r->next;
+  else if (g_records_head == r)
+    g_records_head = r->next;
   if (r->next) r->next->prev = r->prev;
   r->prev = r->next = nullptr;
 }

@@ -25,7 +25,8 @@ void launch_weft(benchmark::State& st) {
   const std::int64_t n = st.range(0);
   weft::View<double*, Exec> x("x", n);
   for (auto _ : st) {
-    weft::parallel_for("launch", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i) { x(i) += 1.0; });
+    weft::parallel_for(
+        "launch", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i) { x(i) += 1.0; });
   }
   benchmark::DoNotOptimize(x.data());
 }
@@ -48,7 +49,8 @@ void triad_weft(benchmark::State& st) {
   weft::deep_copy(c, 2.0);
   const double s = 0.4;
   for (auto _ : st)
-    weft::parallel_for("triad", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i) { a(i) = b(i) + s * c(i); });
+    weft::parallel_for(
+        "triad", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i) { a(i) = b(i) + s * c(i); });
   st.SetBytesProcessed(st.iterations() * 3 * n * sizeof(double));
 }
 void triad_baseline(benchmark::State& st) {
@@ -77,7 +79,8 @@ void dot_weft(benchmark::State& st) {
   weft::deep_copy(b, 2.0);
   double r = 0;
   for (auto _ : st) {
-    weft::parallel_reduce("dot", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i, double& acc) { acc += a(i) * b(i); }, r);
+    weft::parallel_reduce(
+        "dot", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i, double& acc) { acc += a(i) * b(i); }, r);
     g_sink = r;
   }
   if (r != 3.0 * n) st.SkipWithError("wrong dot");
@@ -110,7 +113,8 @@ void sum_weft(benchmark::State& st) {
   weft::deep_copy(a, 0.5);
   double r = 0;
   for (auto _ : st) {
-    weft::parallel_reduce("sum", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i, double& acc) { acc += a(i); }, r);
+    weft::parallel_reduce(
+        "sum", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i, double& acc) { acc += a(i); }, r);
     g_sink = r;
   }
   if (r != 0.5 * n) st.SkipWithError("wrong sum");
@@ -141,10 +145,13 @@ void scan_weft(benchmark::State& st) {
   weft::deep_copy(in, 3);
   std::int64_t total = 0;
   for (auto _ : st) {
-    weft::parallel_scan("scan", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i, std::int64_t& u, bool final) {
-      if (final) out(i) = u;
-      u += in(i);
-    }, total);
+    weft::parallel_scan(
+        "scan", weft::RangePolicy<Exec>(0, n),
+        WEFT_LAMBDA(std::int64_t i, std::int64_t & u, bool final) {
+          if (final) out(i) = u;
+          u += in(i);
+        },
+        total);
     g_isink = total;
   }
   if (total != 3 * n || out(n - 1) != 3 * (n - 1)) st.SkipWithError("wrong scan");

@@ -20,19 +20,23 @@ TEST_CASE("a Kokkos program of the core subset compiles and runs on Weft") {
   Kokkos::View<double*>::HostMirror h_x = Kokkos::create_mirror_view(x);
   for (int j = 0; j < M; ++j) h_x(j) = 1.0 + j;
   Kokkos::deep_copy(x, h_x);
-  Kokkos::parallel_for("init_A", Kokkos::MDRangePolicy<Kokkos::Rank<2>>({0, 0}, {N, M}),
-                       KOKKOS_LAMBDA(const int i, const int j) { A(i, j) = (i % 7) * 0.5 + j; });
+  Kokkos::parallel_for(
+      "init_A", Kokkos::MDRangePolicy<Kokkos::Rank<2>>({0, 0}, {N, M}),
+      KOKKOS_LAMBDA(const int i, const int j) { A(i, j) = (i % 7) * 0.5 + j; });
   using team_policy = Kokkos::TeamPolicy<>;
   using member_type = team_policy::member_type;
-  Kokkos::parallel_for("yAx", team_policy(N, Kokkos::AUTO), KOKKOS_LAMBDA(const member_type& team) {
-    const int i = team.league_rank();
-    double sum = 0;
-    Kokkos::parallel_reduce(Kokkos::TeamThreadRange(team, M), [&](const int j, double& acc) { acc += A(i, j) * x(j); }, sum);
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { y(i) = sum; });
-  });
+  Kokkos::parallel_for(
+      "yAx", team_policy(N, Kokkos::AUTO), KOKKOS_LAMBDA(const member_type& team) {
+        const int i = team.league_rank();
+        double sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, M), [&](const int j, double& acc) { acc += A(i, j) * x(j); }, sum);
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { y(i) = sum; });
+      });
   Kokkos::fence();
   double result = 0;
-  Kokkos::parallel_reduce("dot", N, KOKKOS_LAMBDA(const int i, double& acc) { acc += y(i); }, result);
+  Kokkos::parallel_reduce(
+      "dot", N, KOKKOS_LAMBDA(const int i, double& acc) { acc += y(i); }, result);
   double ref = 0;
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < M; ++j) ref += ((i % 7) * 0.5 + j) * (1.0 + j);
@@ -45,21 +49,29 @@ TEST_CASE("a Kokkos program of the core subset compiles and runs on Weft") {
   CHECK(h_y(5) == 6.0);
 
   Kokkos::MinLoc<double, int>::value_type ml;
-  Kokkos::parallel_reduce("minloc", N, KOKKOS_LAMBDA(const int i, Kokkos::MinLoc<double, int>::value_type& v) {
-    if (h_y(i) < v.val) { v.val = h_y(i); v.loc = i; }
-  }, Kokkos::MinLoc<double, int>(ml));
+  Kokkos::parallel_reduce(
+      "minloc", N,
+      KOKKOS_LAMBDA(const int i, Kokkos::MinLoc<double, int>::value_type& v) {
+        if (h_y(i) < v.val) {
+          v.val = h_y(i);
+          v.loc = i;
+        }
+      },
+      Kokkos::MinLoc<double, int>(ml));
   CHECK(ml.val == 6.0);
   CHECK(ml.loc == 0);
   auto sub = Kokkos::subview(A, 3, Kokkos::ALL());
   CHECK(sub.extent(0) == size_t(M));
   Kokkos::View<int*> counts("counts", 1);
-  Kokkos::parallel_for(N, KOKKOS_LAMBDA(const int) { Kokkos::atomic_add(&counts(0), 1); });
+  Kokkos::parallel_for(
+      N, KOKKOS_LAMBDA(const int) { Kokkos::atomic_add(&counts(0), 1); });
   CHECK(counts(0) == N);
   Kokkos::View<double*> w(Kokkos::view_alloc(Kokkos::WithoutInitializing, "w"), 4);
   CHECK(w.label() == "w");
   CHECK(Kokkos::DefaultExecutionSpace::name() == std::string(WEFT_DEFAULT_BACKEND_NAME));
   int scanned = 0;
-  Kokkos::parallel_scan("scan", 10, KOKKOS_LAMBDA(const int i, int& u, const bool) { u += i; }, scanned);
+  Kokkos::parallel_scan(
+      "scan", 10, KOKKOS_LAMBDA(const int i, int& u, const bool) { u += i; }, scanned);
   CHECK(scanned == 45);
 }
 

@@ -3,6 +3,7 @@
 
 int main() {
   const double r = 0;
-  weft::parallel_reduce(10, [](int, double& a) { a += 1; }, r);
+  weft::parallel_reduce(
+      10, [](int, double& a) { a += 1; }, r);
   return 0;
 }

@@ -3,6 +3,7 @@
 
 int main() {
   float f = 0;
-  weft::parallel_reduce(10, [](int, double& a) { a += 1; }, weft::Sum<float>(f));
+  weft::parallel_reduce(
+      10, [](int, double& a) { a += 1; }, weft::Sum<float>(f));
   return 0;
 }

@@ -3,6 +3,7 @@
 
 int main() {
   long total = 0;
-  weft::parallel_scan(10, [](int, long& u) { u += 1; }, total);
+  weft::parallel_scan(
+      10, [](int, long& u) { u += 1; }, total);
   return 0;
 }

@@ -2,6 +2,6 @@
 #include <weft/weft.hpp>
 
 int main() {
-  weft::View<double*[3]> v("v", 4, 3, 2);
+  weft::View<double* [3]> v("v", 4, 3, 2);
   return 0;
 }

@@ -15,19 +15,20 @@ TEST_CASE_TEMPLATE("atomic arithmetic under contention", E, WEFT_TEST_EXEC_SPACE
   weft::View<unsigned*, E> bits("bits", 2);
   weft::View<int*, E> mm("mm", 2);
   weft::deep_copy(mm, 0);
-  weft::parallel_for(weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
-    weft::atomic_add(&iv(0), std::int64_t(i));
-    weft::atomic_sub(&iv(1), std::int64_t(1));
-    weft::atomic_fetch_add(&iv(2), std::int64_t(2));
-    weft::atomic_increment(&iv(3));
-    weft::atomic_add(&dv(0), 0.5);
-    weft::atomic_fetch_sub(&dv(1), 0.25);
-    weft::atomic_add(&fv(0), 1.0f);
-    weft::atomic_fetch_or(&bits(0), 1u << (i % 32));
-    weft::atomic_fetch_xor(&bits(1), 1u << (i % 4));
-    weft::atomic_max(&mm(0), int(std::int64_t(i) * 7919 % n));
-    weft::atomic_min(&mm(1), -int(std::int64_t(i) * 104729 % n));
-  });
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
+        weft::atomic_add(&iv(0), std::int64_t(i));
+        weft::atomic_sub(&iv(1), std::int64_t(1));
+        weft::atomic_fetch_add(&iv(2), std::int64_t(2));
+        weft::atomic_increment(&iv(3));
+        weft::atomic_add(&dv(0), 0.5);
+        weft::atomic_fetch_sub(&dv(1), 0.25);
+        weft::atomic_add(&fv(0), 1.0f);
+        weft::atomic_fetch_or(&bits(0), 1u << (i % 32));
+        weft::atomic_fetch_xor(&bits(1), 1u << (i % 4));
+        weft::atomic_max(&mm(0), int(std::int64_t(i) * 7919 % n));
+        weft::atomic_min(&mm(1), -int(std::int64_t(i) * 104729 % n));
+      });
   CHECK(iv(0) == std::int64_t(n) * (n - 1) / 2);
   CHECK(iv(1) == -n);
   CHECK(iv(2) == 2 * n);
@@ -46,9 +47,10 @@ TEST_CASE_TEMPLATE("exchange, compare_exchange, load/store and AtomicRef", E, WE
   weft::View<int*, E> owner("owner", 1);
   weft::View<int*, E> winners("winners", 1);
   weft::deep_copy(owner, -1);
-  weft::parallel_for(weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
-    if (weft::atomic_compare_exchange(&owner(0), -1, i) == -1) weft::atomic_add(&winners(0), 1);
-  });
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
+        if (weft::atomic_compare_exchange(&owner(0), -1, i) == -1) weft::atomic_add(&winners(0), 1);
+      });
   CHECK(winners(0) == 1);
   CHECK(owner(0) >= 0);
   double d = 1.0;
@@ -59,14 +61,16 @@ TEST_CASE_TEMPLATE("exchange, compare_exchange, load/store and AtomicRef", E, WE
   CHECK(weft::atomic_compare_exchange(&d, 3.0, 4.0) == -1.0);  // no match: unchanged
   CHECK(d == -1.0);
   weft::View<double*, E> acc("acc", 1);
-  weft::parallel_for(weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int) {
-    weft::AtomicRef<double> r(acc(0));
-    r += 2.0;
-    r -= 1.0;
-  });
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int) {
+        weft::AtomicRef<double> r(acc(0));
+        r += 2.0;
+        r -= 1.0;
+      });
   CHECK(acc(0) == double(n));
   weft::View<std::complex<double>*, E> z("z", 1);
-  weft::parallel_for(weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int) { weft::atomic_add(&z(0), std::complex<double>(1.0, -2.0)); });
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int) { weft::atomic_add(&z(0), std::complex<double>(1.0, -2.0)); });
   CHECK(z(0).real() == double(n));
   CHECK(z(0).imag() == -2.0 * n);
   double mx = -5;

@@ -1,6 +1,8 @@
 // parallel_for over RangePolicy and MDRangePolicy (schedules, chunks, tags, index types) and
 // parallel_scan (inclusive/exclusive use, totals, functors), checked against serial loops.
+#include <algorithm>
 #include <cstdint>
+#include <thread>
 
 #include "test_common.hpp"
 
@@ -21,14 +23,17 @@ TEST_CASE_TEMPLATE("RangePolicy covers exactly [begin, end) under every schedule
     for (const std::int64_t begin : {std::int64_t(0), std::int64_t(5)}) {
       INFO("n = " << n << ", begin = " << begin);
       weft::View<int*, E> hits("hits", n + begin);
-      weft::parallel_for("static", weft::RangePolicy<E>(begin, begin + n), WEFT_LAMBDA(std::int64_t i) { hits(i) += 1; });
-      weft::parallel_for("chunked", weft::RangePolicy<E>(begin, begin + n, weft::ChunkSize(7)),
-                         WEFT_LAMBDA(std::int64_t i) { hits(i) += 2; });
-      weft::parallel_for("dynamic", weft::RangePolicy<E, weft::Schedule<weft::Dynamic>>(begin, begin + n),
-                         WEFT_LAMBDA(std::int64_t i) { hits(i) += 4; });
-      weft::parallel_for("dynamic_chunk",
-                         weft::RangePolicy<E, weft::Schedule<weft::Dynamic>>(begin, begin + n, weft::ChunkSize(3)),
-                         WEFT_LAMBDA(std::int64_t i) { hits(i) += 8; });
+      weft::parallel_for(
+          "static", weft::RangePolicy<E>(begin, begin + n), WEFT_LAMBDA(std::int64_t i) { hits(i) += 1; });
+      weft::parallel_for(
+          "chunked", weft::RangePolicy<E>(begin, begin + n, weft::ChunkSize(7)),
+          WEFT_LAMBDA(std::int64_t i) { hits(i) += 2; });
+      weft::parallel_for(
+          "dynamic", weft::RangePolicy<E, weft::Schedule<weft::Dynamic>>(begin, begin + n),
+          WEFT_LAMBDA(std::int64_t i) { hits(i) += 4; });
+      weft::parallel_for(
+          "dynamic_chunk", weft::RangePolicy<E, weft::Schedule<weft::Dynamic>>(begin, begin + n, weft::ChunkSize(3)),
+          WEFT_LAMBDA(std::int64_t i) { hits(i) += 8; });
       int wrong = 0;
       for (std::int64_t i = 0; i < n + begin; ++i) wrong += hits(i) != (i < begin ? 0 : 15);
       CHECK(wrong == 0);
@@ -39,10 +44,14 @@ TEST_CASE_TEMPLATE("RangePolicy covers exactly [begin, end) under every schedule
 TEST_CASE_TEMPLATE("index types int and int64 and unsigned, and a plain count", E, WEFT_TEST_EXEC_SPACES) {
   const int n = 1234;
   weft::View<long*, E> v("v", n);
-  weft::parallel_for(weft::RangePolicy<E, weft::IndexType<int>>(0, n), WEFT_LAMBDA(int i) { v(i) = i; });
-  weft::parallel_for(weft::RangePolicy<E, unsigned>(0u, unsigned(n)), WEFT_LAMBDA(unsigned i) { v(i) += 1; });
-  weft::parallel_for(weft::RangePolicy<E, weft::IndexType<std::int64_t>>(0, n), WEFT_LAMBDA(std::int64_t i) { v(i) *= 2; });
-  weft::parallel_for(n, WEFT_LAMBDA(int i) { v(i) += 0; });
+  weft::parallel_for(
+      weft::RangePolicy<E, weft::IndexType<int>>(0, n), WEFT_LAMBDA(int i) { v(i) = i; });
+  weft::parallel_for(
+      weft::RangePolicy<E, unsigned>(0u, unsigned(n)), WEFT_LAMBDA(unsigned i) { v(i) += 1; });
+  weft::parallel_for(
+      weft::RangePolicy<E, weft::IndexType<std::int64_t>>(0, n), WEFT_LAMBDA(std::int64_t i) { v(i) *= 2; });
+  weft::parallel_for(
+      n, WEFT_LAMBDA(int i) { v(i) += 0; });
   long s = 0;
   for (int i = 0; i < n; ++i) s += v(i);
   CHECK(s == 2L * (long(n) * (n - 1) / 2 + n));
@@ -103,7 +112,8 @@ TEST_CASE_TEMPLATE("MDRangePolicy ranks 2..6 with tiles that do not divide the e
   check_mdrange<E, 5>({0, 1, 0, 0, 0}, {3, 4, 3, 2, 5}, {2, 2, 2, 1, 3});
   check_mdrange<E, 6>({0, 0, 1, 0, 0, 0}, {2, 3, 3, 2, 3, 4}, {1, 2, 2, 2, 2, 3});
   weft::View<int**, E> empty("empty", 4, 4);
-  weft::parallel_for(weft::MDRangePolicy<E, weft::Rank<2>>({2, 0}, {2, 4}), WEFT_LAMBDA(int i, int j) { empty(i, j) = 1; });
+  weft::parallel_for(
+      weft::MDRangePolicy<E, weft::Rank<2>>({2, 0}, {2, 4}), WEFT_LAMBDA(int i, int j) { empty(i, j) = 1; });
   CHECK(empty(2, 0) == 0);
   CHECK_THROWS_WITH_AS((weft::MDRangePolicy<E, weft::Rank<2>>({3, 0}, {2, 4})),
                        doctest::Contains("lower bound 3 > upper bound 2 in dimension 0"), weft::Error);
@@ -118,8 +128,9 @@ TEST_CASE_TEMPLATE("MDRange iteration order: Right makes the last index fastest"
   CHECK(order(0, 1) == 1);
   CHECK(order(1, 0) == m);
   counter = 0;
-  weft::parallel_for(weft::MDRangePolicy<E, weft::Rank<2, weft::Iterate::Left, weft::Iterate::Left>>({0, 0}, {n, m}, {n, m}),
-                     [&](int i, int j) { order(i, j) = counter++; });
+  weft::parallel_for(
+      weft::MDRangePolicy<E, weft::Rank<2, weft::Iterate::Left, weft::Iterate::Left>>({0, 0}, {n, m}, {n, m}),
+      [&](int i, int j) { order(i, j) = counter++; });
   CHECK(order(1, 0) == 1);
   CHECK(order(0, 1) == n);
 }
@@ -135,7 +146,8 @@ struct ScanFunctor {
   }
 };
 
-TEST_CASE_TEMPLATE("parallel_scan: exclusive and inclusive, with totals, against a serial scan", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("parallel_scan: exclusive and inclusive, with totals, against a serial scan", E,
+                   WEFT_TEST_EXEC_SPACES) {
   for (const int n : {0, 1, 5, 1000, 1000003}) {
     INFO("n = " << n << ", seed = 42");
     weft::View<std::int64_t*, E> in("in", n), ex("ex", n), inc("inc", n);
@@ -164,24 +176,80 @@ TEST_CASE_TEMPLATE("parallel_scan: exclusive and inclusive, with totals, against
     CHECK(total2 == run);
   }
   weft::View<double*, E> d("d", 100);
-  weft::parallel_scan(weft::RangePolicy<E>(0, 100), WEFT_LAMBDA(int i, double& u, bool final) {
-    if (final) d(i) = u;
-    u += 0.5;
-  });
+  weft::parallel_scan(
+      weft::RangePolicy<E>(0, 100), WEFT_LAMBDA(int i, double& u, bool final) {
+        if (final) d(i) = u;
+        u += 0.5;
+      });
   CHECK(d(99) == 49.5);
   weft::View<float, E> total_view("total");
-  weft::parallel_scan("view_total", 10, WEFT_LAMBDA(int i, float& u, bool) { u += float(i); }, total_view);
+  weft::parallel_scan(
+      "view_total", 10, WEFT_LAMBDA(int i, float& u, bool) { u += float(i); }, total_view);
   CHECK(total_view() == 45.0f);
 }
 
 TEST_CASE_TEMPLATE("nested dispatch inside a kernel runs inline", E, WEFT_TEST_EXEC_SPACES) {
   weft::View<int*, E> out("out", 8);
-  weft::parallel_for(weft::RangePolicy<E>(0, 8), WEFT_LAMBDA(int i) {
-    int s = 0;
-    weft::parallel_reduce(weft::RangePolicy<E>(0, i + 1), [&](int j, int& a) { a += j; }, s);
-    out(i) = s;
-  });
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, 8), WEFT_LAMBDA(int i) {
+        int s = 0;
+        weft::parallel_reduce(
+            weft::RangePolicy<E>(0, i + 1), [&](int j, int& a) { a += j; }, s);
+        out(i) = s;
+      });
   for (int i = 0; i < 8; ++i) CHECK(out(i) == i * (i + 1) / 2);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE_TEMPLATE("partition_space gives independent instances that run concurrently", E, WEFT_TEST_EXEC_SPACES) {
+  auto parts = weft::experimental::partition_space(E(), 1, 1);
+  CHECK(parts[0].impl_instance_id() != parts[1].impl_instance_id());
+  CHECK(parts[0].impl_instance_id() != E().impl_instance_id());
+  CHECK(parts[0].concurrency() >= 1);
+  CHECK(parts[0].concurrency() + parts[1].concurrency() <= std::max(2, E().concurrency()));
+  const int n = 100000;
+  weft::View<double*, E> a("a", n), b("b", n);
+  std::thread other([&] {
+    weft::parallel_for(
+        weft::RangePolicy<E>(parts[1], 0, n), WEFT_LAMBDA(int i) { b(i) = 2.0 * i; });
+    parts[1].fence();
+  });
+  weft::parallel_for(
+      weft::RangePolicy<E>(parts[0], 0, n), WEFT_LAMBDA(int i) { a(i) = 1.0 * i; });
+  parts[0].fence();
+  other.join();
+  double s = 0;
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i, double& acc) { acc += b(i) - 2 * a(i); }, s);
+  CHECK(s == 0.0);
+  CHECK_THROWS_AS(weft::experimental::partition_space(E(), 1, 0), weft::Error);
+}
+
+struct TagT {};
+
+TEST_CASE_TEMPLATE("work tags on MDRange and Team policies, traits accepted, extents of 1", E, WEFT_TEST_EXEC_SPACES) {
+  struct F {
+    weft::View<int**, E> v;
+    WEFT_INLINE_FUNCTION void operator()(TagT, int i, int j) const { v(i, j) = 1; }
+    WEFT_INLINE_FUNCTION void operator()(TagT, const typename weft::TeamPolicy<E, TagT>::member_type& m) const {
+      v(m.league_rank(), 0) += 10;
+    }
+  };
+  F f{weft::View<int**, E>("v", 3, 1)};
+  weft::parallel_for(weft::MDRangePolicy<E, weft::Rank<2>, TagT>({0, 0}, {3, 1}), f);
+  weft::parallel_for(weft::TeamPolicy<E, TagT>(3, 1), f);
+  CHECK(f.v(2, 0) == 11);
+  weft::View<const int**, E, weft::MemoryTraits<weft::RandomAccess | weft::Restrict>> ra = f.v;
+  CHECK(ra(1, 0) == 11);
+  weft::View<double[1][1], E> one("one");
+  CHECK(one.size() == 1);
+  static_assert(weft::SpaceAccessibility<E, weft::HostSpace>::accessible);
+  static_assert(weft::SpaceAccessibility<weft::HostSpace, typename E::memory_space>::accessible);
+  static_assert(std::is_same_v<typename weft::View<double*, E>::memory_space, weft::HostSpace>);
+  static_assert(std::is_same_v<typename weft::View<double*, E>::execution_space, E>);
 }
 
 }  // namespace

@@ -29,57 +29,94 @@ void check_all_reducers(std::uint64_t seed) {
   }
   weft::RangePolicy<E> p(0, big_n);
   T sum = 0;
-  weft::parallel_reduce("sum", p, WEFT_LAMBDA(int i, T& a) { a += x(i); }, sum);
+  weft::parallel_reduce(
+      "sum", p, WEFT_LAMBDA(int i, T& a) { a += x(i); }, sum);
   if constexpr (std::is_floating_point_v<T>)
     CHECK(static_cast<long double>(sum) ==
           doctest::Approx(static_cast<double>(ref_sum)).epsilon(std::is_same_v<T, float> ? 1e-3 : 1e-12));
   else
     CHECK(sum == static_cast<T>(ref_sum));
   T mn = 0, mx = 0;
-  weft::parallel_reduce("min", p, WEFT_LAMBDA(int i, T& a) { if (x(i) < a) a = x(i); }, weft::Min<T>(mn));
-  weft::parallel_reduce("max", p, WEFT_LAMBDA(int i, T& a) { if (x(i) > a) a = x(i); }, weft::Max<T>(mx));
+  weft::parallel_reduce(
+      "min", p,
+      WEFT_LAMBDA(int i, T& a) {
+        if (x(i) < a) a = x(i);
+      },
+      weft::Min<T>(mn));
+  weft::parallel_reduce(
+      "max", p,
+      WEFT_LAMBDA(int i, T& a) {
+        if (x(i) > a) a = x(i);
+      },
+      weft::Max<T>(mx));
   CHECK(mn == ref_min);
   CHECK(mx == ref_max);
   using ML = weft::MinLoc<T, std::int64_t>;
   typename ML::value_type minloc{};
-  weft::parallel_reduce("minloc", p, WEFT_LAMBDA(int i, typename ML::value_type& a) {
-    if (x(i) < a.val) { a.val = x(i); a.loc = i; }
-  }, ML(minloc));
+  weft::parallel_reduce(
+      "minloc", p,
+      WEFT_LAMBDA(int i, typename ML::value_type& a) {
+        if (x(i) < a.val) {
+          a.val = x(i);
+          a.loc = i;
+        }
+      },
+      ML(minloc));
   CHECK(minloc.val == ref_min);
   CHECK(minloc.loc == ref_min_loc);
   using XL = weft::MaxLoc<T, std::int64_t>;
   typename XL::value_type maxloc{};
-  weft::parallel_reduce("maxloc", p, WEFT_LAMBDA(int i, typename XL::value_type& a) {
-    if (x(i) > a.val) { a.val = x(i); a.loc = i; }
-  }, XL(maxloc));
+  weft::parallel_reduce(
+      "maxloc", p,
+      WEFT_LAMBDA(int i, typename XL::value_type& a) {
+        if (x(i) > a.val) {
+          a.val = x(i);
+          a.loc = i;
+        }
+      },
+      XL(maxloc));
   CHECK(maxloc.val == ref_max);
   CHECK(maxloc.loc == ref_max_loc);
   typename weft::MinMax<T>::value_type minmax{};
-  weft::parallel_reduce("minmax", p, WEFT_LAMBDA(int i, typename weft::MinMax<T>::value_type& a) {
-    if (x(i) < a.min_val) a.min_val = x(i);
-    if (x(i) > a.max_val) a.max_val = x(i);
-  }, weft::MinMax<T>(minmax));
+  weft::parallel_reduce(
+      "minmax", p,
+      WEFT_LAMBDA(int i, typename weft::MinMax<T>::value_type& a) {
+        if (x(i) < a.min_val) a.min_val = x(i);
+        if (x(i) > a.max_val) a.max_val = x(i);
+      },
+      weft::MinMax<T>(minmax));
   CHECK(minmax.min_val == ref_min);
   CHECK(minmax.max_val == ref_max);
   using MML = weft::MinMaxLoc<T, std::int64_t>;
   typename MML::value_type mml{};
-  weft::parallel_reduce("minmaxloc", p, WEFT_LAMBDA(int i, typename MML::value_type& a) {
-    if (x(i) < a.min_val) { a.min_val = x(i); a.min_loc = i; }
-    if (x(i) > a.max_val) { a.max_val = x(i); a.max_loc = i; }
-  }, MML(mml));
+  weft::parallel_reduce(
+      "minmaxloc", p,
+      WEFT_LAMBDA(int i, typename MML::value_type& a) {
+        if (x(i) < a.min_val) {
+          a.min_val = x(i);
+          a.min_loc = i;
+        }
+        if (x(i) > a.max_val) {
+          a.max_val = x(i);
+          a.max_loc = i;
+        }
+      },
+      MML(mml));
   CHECK(mml.min_loc == ref_min_loc);
   CHECK(mml.max_loc == ref_max_loc);
   // Prod over values near 1, compared with the product computed in long double.
   long double ref_prod = 1;
   for (int i = 0; i < 1000; ++i) ref_prod *= 1 + x(i) / T(1000);
   T prod = 0;
-  weft::parallel_reduce("prod", weft::RangePolicy<E>(0, 1000), WEFT_LAMBDA(int i, T& a) { a *= 1 + x(i) / T(1000); },
-                        weft::Prod<T>(prod));
+  weft::parallel_reduce(
+      "prod", weft::RangePolicy<E>(0, 1000), WEFT_LAMBDA(int i, T& a) { a *= 1 + x(i) / T(1000); },
+      weft::Prod<T>(prod));
   if constexpr (std::is_floating_point_v<T>)
     CHECK(static_cast<double>(prod) == doctest::Approx(static_cast<double>(ref_prod)).epsilon(1e-4));
 }
 
-TEST_CASE_TEMPLATE("Sum, Prod, Min, Max, MinLoc, MaxLoc, MinMax, MinMaxLoc over 10^7 elements", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("Sum, Prod, Min, Max, MinLoc, MaxLoc, MinMax, MinMaxLoc over 10^7 elements", E,
+                   WEFT_TEST_EXEC_SPACES) {
   check_all_reducers<E, double>(11);
   check_all_reducers<E, float>(12);
   check_all_reducers<E, std::int64_t>(13);
@@ -89,35 +126,54 @@ TEST_CASE_TEMPLATE("logical and bitwise reducers", E, WEFT_TEST_EXEC_SPACES) {
   const int n = 100000;
   weft::RangePolicy<E> p(0, n);
   bool all_pos = false, any_big = true;
-  weft::parallel_reduce(p, WEFT_LAMBDA(int i, bool& a) { a = a && (i >= 0); }, weft::LAnd<bool>(all_pos));
-  weft::parallel_reduce(p, WEFT_LAMBDA(int i, bool& a) { a = a || (i > n); }, weft::LOr<bool>(any_big));
+  weft::parallel_reduce(
+      p, WEFT_LAMBDA(int i, bool& a) { a = a && (i >= 0); }, weft::LAnd<bool>(all_pos));
+  weft::parallel_reduce(
+      p, WEFT_LAMBDA(int i, bool& a) { a = a || (i > n); }, weft::LOr<bool>(any_big));
   CHECK(all_pos);
   CHECK_FALSE(any_big);
   unsigned band = 0, bor = 0;
-  weft::parallel_reduce(p, WEFT_LAMBDA(int i, unsigned& a) { a &= (unsigned(i) | 0x10u); }, weft::BAnd<unsigned>(band));
-  weft::parallel_reduce(p, WEFT_LAMBDA(int i, unsigned& a) { a |= unsigned(i) & 0xF0Fu; }, weft::BOr<unsigned>(bor));
+  weft::parallel_reduce(
+      p, WEFT_LAMBDA(int i, unsigned& a) { a &= (unsigned(i) | 0x10u); }, weft::BAnd<unsigned>(band));
+  weft::parallel_reduce(
+      p, WEFT_LAMBDA(int i, unsigned& a) { a |= unsigned(i) & 0xF0Fu; }, weft::BOr<unsigned>(bor));
   CHECK(band == 0x10u);
   CHECK(bor == 0xF0Fu);
   int empty_sum = 5;
-  weft::parallel_reduce(weft::RangePolicy<E>(3, 3), WEFT_LAMBDA(int, int& a) { a += 1; }, empty_sum);
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(3, 3), WEFT_LAMBDA(int, int& a) { a += 1; }, empty_sum);
   CHECK(empty_sum == 0);
   double empty_min = 0;
-  weft::parallel_reduce(weft::RangePolicy<E>(0, 0), WEFT_LAMBDA(int, double& a) { a = 0; }, weft::Min<double>(empty_min));
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(0, 0), WEFT_LAMBDA(int, double& a) { a = 0; }, weft::Min<double>(empty_min));
   CHECK(empty_min == std::numeric_limits<double>::max());
 }
 
 TEST_CASE_TEMPLATE("MinLoc and MaxLoc ties go to the smallest index on any thread count", E, WEFT_TEST_EXEC_SPACES) {
   const int n = 1000001;
   weft::View<int*, E> v("v", n);
-  weft::parallel_for(weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) { v(i) = (i % 1000 == 17) ? -5 : (i % 777 == 3 ? 9 : 0); });
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) { v(i) = (i % 1000 == 17) ? -5 : (i % 777 == 3 ? 9 : 0); });
   weft::MinLoc<int, int>::value_type mn{};
   weft::MaxLoc<int, int>::value_type mx{};
-  weft::parallel_reduce(weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i, weft::MinLoc<int, int>::value_type& a) {
-    if (v(i) < a.val || (v(i) == a.val && i < a.loc)) { a.val = v(i); a.loc = i; }
-  }, weft::MinLoc<int, int>(mn));
-  weft::parallel_reduce(weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i, weft::MaxLoc<int, int>::value_type& a) {
-    if (v(i) > a.val || (v(i) == a.val && i < a.loc)) { a.val = v(i); a.loc = i; }
-  }, weft::MaxLoc<int, int>(mx));
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(0, n),
+      WEFT_LAMBDA(int i, weft::MinLoc<int, int>::value_type& a) {
+        if (v(i) < a.val || (v(i) == a.val && i < a.loc)) {
+          a.val = v(i);
+          a.loc = i;
+        }
+      },
+      weft::MinLoc<int, int>(mn));
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(0, n),
+      WEFT_LAMBDA(int i, weft::MaxLoc<int, int>::value_type& a) {
+        if (v(i) > a.val || (v(i) == a.val && i < a.loc)) {
+          a.val = v(i);
+          a.loc = i;
+        }
+      },
+      weft::MaxLoc<int, int>(mx));
   CHECK(mn.val == -5);
   CHECK(mn.loc == 17);
   CHECK(mx.val == 9);
@@ -129,13 +185,14 @@ TEST_CASE_TEMPLATE("several reductions in one kernel", E, WEFT_TEST_EXEC_SPACES)
   double s = 0;
   int mx = 0;
   long count = 0;
-  weft::parallel_reduce("three", weft::RangePolicy<E>(0, n),
-                        WEFT_LAMBDA(int i, double& a, int& b, long& c) {
-                          a += 0.5 * i;
-                          if (i % 1000 > b) b = i % 1000;
-                          c += (i % 3 == 0);
-                        },
-                        s, weft::Max<int>(mx), count);
+  weft::parallel_reduce(
+      "three", weft::RangePolicy<E>(0, n),
+      WEFT_LAMBDA(int i, double& a, int& b, long& c) {
+        a += 0.5 * i;
+        if (i % 1000 > b) b = i % 1000;
+        c += (i % 3 == 0);
+      },
+      s, weft::Max<int>(mx), count);
   CHECK(s == doctest::Approx(0.5 * double(n) * (n - 1) / 2));
   CHECK(mx == 999);
   CHECK(count == (n + 2) / 3);
@@ -168,7 +225,8 @@ struct MaxAbsReducer {  // a user reducer with the Kokkos reducer interface
   double& reference() const { return *result; }
 };
 
-TEST_CASE_TEMPLATE("functor reductions: value_type arrays, init/join/final, results into Views", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("functor reductions: value_type arrays, init/join/final, results into Views", E,
+                   WEFT_TEST_EXEC_SPACES) {
   const int n = 2001, m = 5;
   weft::View<double**, E> a("a", n, m);
   auto vals = weft_test::random_values<double>(n * m, 77);
@@ -190,18 +248,26 @@ TEST_CASE_TEMPLATE("functor reductions: value_type arrays, init/join/final, resu
   CHECK(mean == doctest::Approx(49.5));
 
   weft::View<double, E> into_view("into_view");
-  weft::parallel_reduce("into_view", weft::RangePolicy<E>(0, 10), WEFT_LAMBDA(int i, double& s) { s += i; }, into_view);
+  weft::parallel_reduce(
+      "into_view", weft::RangePolicy<E>(0, 10), WEFT_LAMBDA(int i, double& s) { s += i; }, into_view);
   E().fence();
   CHECK(into_view() == 45.0);
   weft::View<int, E> min_view("min_view");
-  weft::parallel_reduce(weft::RangePolicy<E>(0, 10), WEFT_LAMBDA(int i, int& s) { if (7 - i < s) s = 7 - i; },
-                        weft::Min<int, weft::HostSpace>(min_view));
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(0, 10),
+      WEFT_LAMBDA(int i, int& s) {
+        if (7 - i < s) s = 7 - i;
+      },
+      weft::Min<int, weft::HostSpace>(min_view));
   CHECK(min_view() == -2);
 
   double maxabs = 0;
-  weft::parallel_reduce(weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i, double& v) {
-    if (std::fabs(a(i, 0)) > std::fabs(v)) v = a(i, 0);
-  }, MaxAbsReducer{&maxabs});
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(0, n),
+      WEFT_LAMBDA(int i, double& v) {
+        if (std::fabs(a(i, 0)) > std::fabs(v)) v = a(i, 0);
+      },
+      MaxAbsReducer{&maxabs});
   double ref_maxabs = 0;
   for (int i = 0; i < n; ++i) ref_maxabs = std::fabs(a(i, 0)) > std::fabs(ref_maxabs) ? a(i, 0) : ref_maxabs;
   CHECK(maxabs == ref_maxabs);
@@ -210,8 +276,9 @@ TEST_CASE_TEMPLATE("functor reductions: value_type arrays, init/join/final, resu
 TEST_CASE_TEMPLATE("MDRange reductions", E, WEFT_TEST_EXEC_SPACES) {
   const int n = 31, m = 29, k = 7;
   double s = 0;
-  weft::parallel_reduce(weft::MDRangePolicy<E, weft::Rank<3>>({0, 0, 0}, {n, m, k}, {4, 8, 3}),
-                        WEFT_LAMBDA(int i, int j, int l, double& a) { a += i + 2.0 * j + 3.0 * l; }, s);
+  weft::parallel_reduce(
+      weft::MDRangePolicy<E, weft::Rank<3>>({0, 0, 0}, {n, m, k}, {4, 8, 3}),
+      WEFT_LAMBDA(int i, int j, int l, double& a) { a += i + 2.0 * j + 3.0 * l; }, s);
   double ref = 0;
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < m; ++j)

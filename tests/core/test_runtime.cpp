@@ -38,9 +38,11 @@ TEST_CASE("lifecycle: errors before initialize and after finalize, live Views re
     CHECK(out.find("\"other_view\"") != std::string::npos);
   }
   CHECK(weft::is_finalized());
-  CHECK_THROWS_WITH_AS(weft::View<double*>("late", 3), doctest::Contains("\"late\" after weft::finalize()"), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::View<double*>("late", 3), doctest::Contains("\"late\" after weft::finalize()"),
+                       weft::Error);
   int late = 0;
-  CHECK_THROWS_WITH_AS(weft::parallel_reduce("late_reduce", 4, [](int, int&) {}, late),
+  CHECK_THROWS_WITH_AS(weft::parallel_reduce(
+                           "late_reduce", 4, [](int, int&) {}, late),
                        doctest::Contains("parallel_reduce \"late_reduce\" after weft::finalize()"), weft::Error);
   CHECK_THROWS_WITH_AS(weft::finalize(), doctest::Contains("called twice"), weft::Error);
   leaked = weft::View<double*>();  // freeing after finalize is allowed
@@ -81,12 +83,13 @@ TEST_CASE("command line and environment settings") {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     int argc = 2;
-    CHECK_THROWS_WITH_AS(weft::initialize(argc, argv.data()), doctest::Contains("unknown option \"--weft-num-thread=2\""),
-                         weft::Error);
+    CHECK_THROWS_WITH_AS(weft::initialize(argc, argv.data()),
+                         doctest::Contains("unknown option \"--weft-num-thread=2\""), weft::Error);
     args = {"prog", "--weft-num-threads=zero"};
     argv = {args[0].data(), args[1].data()};
     argc = 2;
-    CHECK_THROWS_WITH_AS(weft::initialize(argc, argv.data()), doctest::Contains("give a positive thread count"), weft::Error);
+    CHECK_THROWS_WITH_AS(weft::initialize(argc, argv.data()), doctest::Contains("give a positive thread count"),
+                         weft::Error);
   }
 }
 
@@ -96,10 +99,13 @@ TEST_CASE("stream ordering: instance dispatches and 3-argument deep_copy never f
   weft::View<double*> a("a", 1 << 16), b("b", 1 << 16);
   const auto before = weft::impl::fence_counters();
   E exec;
-  weft::parallel_for("on_instance", weft::RangePolicy<E>(exec, 0, 1 << 16), WEFT_LAMBDA(int i) { a(i) = i; });
+  weft::parallel_for(
+      "on_instance", weft::RangePolicy<E>(exec, 0, 1 << 16), WEFT_LAMBDA(int i) { a(i) = i; });
   weft::deep_copy(exec, b, a);
   double s = 0;
-  weft::parallel_reduce("reduce_on_instance", weft::RangePolicy<E>(exec, 0, 1 << 16), WEFT_LAMBDA(int i, double& acc) { acc += b(i); }, s);
+  weft::parallel_reduce(
+      "reduce_on_instance", weft::RangePolicy<E>(exec, 0, 1 << 16), WEFT_LAMBDA(int i, double& acc) { acc += b(i); },
+      s);
   const auto after = weft::impl::fence_counters();
   CHECK(after.global == before.global);
   CHECK(after.instance == before.instance);
@@ -113,7 +119,8 @@ TEST_CASE("stream ordering: instance dispatches and 3-argument deep_copy never f
   CHECK(exec.concurrency() >= 1);
   CHECK_FALSE(E::in_parallel());
   weft::View<int*> inside("inside", 1);
-  weft::parallel_for(weft::RangePolicy<E>(0, 1), WEFT_LAMBDA(int) { inside(0) = E::in_parallel() ? 1 : 2; });
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, 1), WEFT_LAMBDA(int) { inside(0) = E::in_parallel() ? 1 : 2; });
   CHECK(inside(0) == 1);
 }
 

@@ -17,10 +17,11 @@ TEST_CASE_TEMPLATE("every league rank runs once per team thread with the right i
     INFO("team size " << ts);
     weft::View<int**, E> seen("seen", league, ts);
     weft::View<int*, E> sizes("sizes", league);
-    weft::parallel_for("teams", weft::TeamPolicy<E>(league, ts), WEFT_LAMBDA(const typename weft::TeamPolicy<E>::member_type& m) {
-      seen(m.league_rank(), m.team_rank()) += 1;
-      if (m.team_rank() == 0) sizes(m.league_rank()) = m.league_size() * 100 + m.team_size();
-    });
+    weft::parallel_for(
+        "teams", weft::TeamPolicy<E>(league, ts), WEFT_LAMBDA(const typename weft::TeamPolicy<E>::member_type& m) {
+          seen(m.league_rank(), m.team_rank()) += 1;
+          if (m.team_rank() == 0) sizes(m.league_rank()) = m.league_size() * 100 + m.team_size();
+        });
     int wrong = 0;
     for (int l = 0; l < league; ++l) {
       for (int t = 0; t < ts; ++t) wrong += seen(l, t) != 1;
@@ -29,11 +30,12 @@ TEST_CASE_TEMPLATE("every league rank runs once per team thread with the right i
     CHECK(wrong == 0);
   }
   weft::View<int*, E> auto_seen("auto_seen", 5);
-  weft::parallel_for(weft::TeamPolicy<E>(5, weft::AUTO), WEFT_LAMBDA(const typename weft::TeamPolicy<E>::member_type& m) {
-    weft::single(weft::PerTeam(m), [&]() { auto_seen(m.league_rank()) = 1; });
-  });
+  weft::parallel_for(
+      weft::TeamPolicy<E>(5, weft::AUTO), WEFT_LAMBDA(const typename weft::TeamPolicy<E>::member_type& m) {
+        weft::single(weft::PerTeam(m), [&]() { auto_seen(m.league_rank()) = 1; });
+      });
   CHECK(auto_seen(4) == 1);
-  weft::parallel_for(weft::TeamPolicy<E>(0, 1), WEFT_LAMBDA(const typename weft::TeamPolicy<E>::member_type&) {});
+  weft::parallel_for(weft::TeamPolicy<E>(0, 1), WEFT_LAMBDA(const typename weft::TeamPolicy<E>::member_type&){});
 }
 
 TEST_CASE_TEMPLATE("nested ranges, reductions, scans and broadcasts inside teams", E, WEFT_TEST_EXEC_SPACES) {
@@ -47,35 +49,42 @@ TEST_CASE_TEMPLATE("nested ranges, reductions, scans and broadcasts inside teams
   weft::View<double**, E> vec_sums("vec_sums", league, n);
   weft::View<int*, E> bcast("bcast", league);
   weft::View<int*, E> team_scan_out("team_scan_out", league * ts);
-  weft::parallel_for("fill", weft::TeamPolicy<E>(league, ts), WEFT_LAMBDA(const member& m) {
-    const int l = m.league_rank();
-    weft::parallel_for(weft::TeamThreadRange(m, n), [&](int i) { a(l, i) = l + 0.25 * i; });
-  });
-  weft::parallel_for("nested", weft::TeamPolicy<E>(league, ts, 4), WEFT_LAMBDA(const member& m) {
-    const int l = m.league_rank();
-    double s = 0;
-    weft::parallel_reduce(weft::TeamThreadRange(m, n), [&](int i, double& acc) { acc += a(l, i); }, s);
-    weft::single(weft::PerTeam(m), [&]() { row_sum(l) = s; });
-    double total = 0;
-    weft::parallel_scan(weft::TeamThreadRange(m, 0, n), [&](int i, double& upd, bool final) {
-      if (final) prefix(l, i) = upd;
-      upd += a(l, i);
-    }, total);
-    weft::single(weft::PerTeam(m), [&]() { totals(l) = total; });
-    weft::parallel_for(weft::TeamThreadRange(m, n), [&](int i) {
-      double vs = 0;
-      weft::parallel_reduce(weft::ThreadVectorRange(m, vec), [&](int k, double& acc) { acc += i * k; }, vs);
-      weft::single(weft::PerThread(m), [&]() { vec_sums(l, i) = vs; });
-    });
-    int value = m.team_rank() == m.team_size() - 1 ? 1000 + l : -1;
-    m.team_broadcast(value, m.team_size() - 1);
-    if (m.team_rank() == 0) bcast(l) = value;
-    const int before = m.team_scan(m.team_rank() + 1);
-    team_scan_out(l * m.team_size() + m.team_rank()) = before;
-    int maxrank = m.team_rank();
-    m.team_reduce(weft::Max<int>(maxrank));
-    if (maxrank != m.team_size() - 1) weft::impl::abort_with("team_reduce gave the wrong maximum");
-  });
+  weft::parallel_for(
+      "fill", weft::TeamPolicy<E>(league, ts), WEFT_LAMBDA(const member& m) {
+        const int l = m.league_rank();
+        weft::parallel_for(weft::TeamThreadRange(m, n), [&](int i) { a(l, i) = l + 0.25 * i; });
+      });
+  weft::parallel_for(
+      "nested", weft::TeamPolicy<E>(league, ts, 4), WEFT_LAMBDA(const member& m) {
+        const int l = m.league_rank();
+        double s = 0;
+        weft::parallel_reduce(
+            weft::TeamThreadRange(m, n), [&](int i, double& acc) { acc += a(l, i); }, s);
+        weft::single(weft::PerTeam(m), [&]() { row_sum(l) = s; });
+        double total = 0;
+        weft::parallel_scan(
+            weft::TeamThreadRange(m, 0, n),
+            [&](int i, double& upd, bool final) {
+              if (final) prefix(l, i) = upd;
+              upd += a(l, i);
+            },
+            total);
+        weft::single(weft::PerTeam(m), [&]() { totals(l) = total; });
+        weft::parallel_for(weft::TeamThreadRange(m, n), [&](int i) {
+          double vs = 0;
+          weft::parallel_reduce(
+              weft::ThreadVectorRange(m, vec), [&](int k, double& acc) { acc += i * k; }, vs);
+          weft::single(weft::PerThread(m), [&]() { vec_sums(l, i) = vs; });
+        });
+        int value = m.team_rank() == m.team_size() - 1 ? 1000 + l : -1;
+        m.team_broadcast(value, m.team_size() - 1);
+        if (m.team_rank() == 0) bcast(l) = value;
+        const int before = m.team_scan(m.team_rank() + 1);
+        team_scan_out(l * m.team_size() + m.team_rank()) = before;
+        int maxrank = m.team_rank();
+        m.team_reduce(weft::Max<int>(maxrank));
+        if (maxrank != m.team_size() - 1) weft::impl::abort_with("team_reduce gave the wrong maximum");
+      });
   int wrong = 0;
   for (int l = 0; l < league; ++l) {
     double run = 0;
@@ -97,11 +106,15 @@ TEST_CASE_TEMPLATE("team reductions over the league", E, WEFT_TEST_EXEC_SPACES) 
   const int league = 1000, n = 50;
   const int ts = max_team(E());
   long total = 0;
-  weft::parallel_reduce("league_sum", weft::TeamPolicy<E>(league, ts), WEFT_LAMBDA(const member& m, long& acc) {
-    long team_part = 0;
-    weft::parallel_reduce(weft::TeamVectorRange(m, n), [&](int i, long& t) { t += long(m.league_rank()) * n + i; }, team_part);
-    if (m.team_rank() == 0) acc += team_part;
-  }, total);
+  weft::parallel_reduce(
+      "league_sum", weft::TeamPolicy<E>(league, ts),
+      WEFT_LAMBDA(const member& m, long& acc) {
+        long team_part = 0;
+        weft::parallel_reduce(
+            weft::TeamVectorRange(m, n), [&](int i, long& t) { t += long(m.league_rank()) * n + i; }, team_part);
+        if (m.team_rank() == 0) acc += team_part;
+      },
+      total);
   const long all = long(league) * n;
   CHECK(total == all * (all - 1) / 2);
 }
@@ -117,46 +130,47 @@ TEST_CASE_TEMPLATE("team and thread scratch, levels 0 and 1, at and over the lim
   auto policy = weft::TeamPolicy<E>(league, ts)
                     .set_scratch_size(0, weft::PerTeam(team_bytes), weft::PerThread(thread_bytes))
                     .set_scratch_size(1, weft::PerTeam(team_bytes));
-  weft::parallel_for("scratch", policy, WEFT_LAMBDA(const member& m) {
-    scratch_view shared(m.team_scratch(0), n);
-    scratch_view mine(m.thread_scratch(0), 4);
-    scratch_view big(m.team_scratch(1), n);
-    weft::parallel_for(weft::TeamThreadRange(m, n), [&](int i) {
-      shared(i) = m.league_rank() + i;
-      big(i) = 1.0;
-    });
-    for (int k = 0; k < 4; ++k) mine(k) = m.team_rank();
-    m.team_barrier();
-    double s = 0;
-    weft::parallel_reduce(weft::TeamThreadRange(m, n), [&](int i, double& acc) { acc += shared(n - 1 - i) * big(i); }, s);
-    for (int k = 0; k < 4; ++k)
-      if (mine(k) != m.team_rank()) weft::impl::abort_with("thread scratch was overwritten by another thread");
-    if (m.team_rank() == 0) out(m.league_rank()) = s;
-  });
+  weft::parallel_for(
+      "scratch", policy, WEFT_LAMBDA(const member& m) {
+        scratch_view shared(m.team_scratch(0), n);
+        scratch_view mine(m.thread_scratch(0), 4);
+        scratch_view big(m.team_scratch(1), n);
+        weft::parallel_for(weft::TeamThreadRange(m, n), [&](int i) {
+          shared(i) = m.league_rank() + i;
+          big(i) = 1.0;
+        });
+        for (int k = 0; k < 4; ++k) mine(k) = m.team_rank();
+        m.team_barrier();
+        double s = 0;
+        weft::parallel_reduce(
+            weft::TeamThreadRange(m, n), [&](int i, double& acc) { acc += shared(n - 1 - i) * big(i); }, s);
+        for (int k = 0; k < 4; ++k)
+          if (mine(k) != m.team_rank()) weft::impl::abort_with("thread scratch was overwritten by another thread");
+        if (m.team_rank() == 0) out(m.league_rank()) = s;
+      });
   for (int l = 0; l < league; ++l) CHECK(out(l) == double(l) * n + n * (n - 1) / 2.0);
 
   const std::size_t max0 = weft::TeamPolicy<E>::scratch_size_max(0);
   weft::View<int*, E> touched("touched", 1);
-  weft::parallel_for("at_limit", weft::TeamPolicy<E>(2, 1).set_scratch_size(0, weft::PerTeam(max0)),
-                     WEFT_LAMBDA(const member& m) {
-                       char* p = static_cast<char*>(m.team_scratch(0).get_shmem(max0));
-                       p[0] = 1;
-                       p[max0 - 1] = 2;
-                       if (m.league_rank() == 1) touched(0) = p[0] + p[max0 - 1];
-                     });
+  weft::parallel_for(
+      "at_limit", weft::TeamPolicy<E>(2, 1).set_scratch_size(0, weft::PerTeam(max0)), WEFT_LAMBDA(const member& m) {
+        char* p = static_cast<char*>(m.team_scratch(0).get_shmem(max0));
+        p[0] = 1;
+        p[max0 - 1] = 2;
+        if (m.league_rank() == 1) touched(0) = p[0] + p[max0 - 1];
+      });
   CHECK(touched(0) == 3);
   const std::string over_msg =
       "kernel \"over_limit\": scratch level 0 request of " + std::to_string(max0 + 1) + " bytes per team";
   const std::string team_msg = "team size " + std::to_string(ts + 1) + " exceeds the maximum " + std::to_string(ts);
-  CHECK_THROWS_WITH_AS(weft::parallel_for("over_limit", weft::TeamPolicy<E>(2, 1).set_scratch_size(0, weft::PerTeam(max0 + 1)),
-                                          WEFT_LAMBDA(const member&) {}),
-                       doctest::Contains(over_msg.c_str()),
-                       weft::Error);
-  CHECK_THROWS_WITH_AS(weft::parallel_for("too_big_team", weft::TeamPolicy<E>(2, ts + 1), WEFT_LAMBDA(const member&) {}),
-                       doctest::Contains(team_msg.c_str()),
-                       weft::Error);
-  CHECK_THROWS_WITH_AS(weft::TeamPolicy<E>(2, 1).set_scratch_size(2, weft::PerTeam(8)), doctest::Contains("level 2 does not exist"),
-                       weft::Error);
+  CHECK_THROWS_WITH_AS(
+      weft::parallel_for("over_limit", weft::TeamPolicy<E>(2, 1).set_scratch_size(0, weft::PerTeam(max0 + 1)),
+                         WEFT_LAMBDA(const member&){}),
+      doctest::Contains(over_msg.c_str()), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::parallel_for("too_big_team", weft::TeamPolicy<E>(2, ts + 1), WEFT_LAMBDA(const member&){}),
+                       doctest::Contains(team_msg.c_str()), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::TeamPolicy<E>(2, 1).set_scratch_size(2, weft::PerTeam(8)),
+                       doctest::Contains("level 2 does not exist"), weft::Error);
 }
 
 }  // namespace

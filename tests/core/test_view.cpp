@@ -26,16 +26,16 @@ TEST_CASE_TEMPLATE("View ranks 0..8 have the extents, strides and size given", E
   r8(1, 0, 2, 0, 1, 0, 0, 1) = 7;
   CHECK(r8.data()[12 + 2 * 4 + 2 + 1] == 7);
 
-  weft::View<double**[3], E> s("s", 4, 5);
+  weft::View<double** [3], E> s("s", 4, 5);
   CHECK(s.rank == 3);
   CHECK(s.rank_dynamic == 2);
   CHECK(decltype(s)::static_extent(2) == 3);
   CHECK(decltype(s)::static_extent(0) == 0);
   CHECK(s.extent(2) == 3);
   CHECK(s.size() == 60);
-  weft::View<double**[3], E> s_all("s_all", 4, 5, 3);
+  weft::View<double** [3], E> s_all("s_all", 4, 5, 3);
   CHECK(s_all.size() == 60);
-  CHECK_THROWS_WITH_AS((weft::View<double**[3], E>("bad_static", 4, 5, 2)),
+  CHECK_THROWS_WITH_AS((weft::View<double** [3], E>("bad_static", 4, 5, 2)),
                        doctest::Contains("extent 2 given as 2 but the data type fixes it at 3"), weft::Error);
 }
 
@@ -149,8 +149,8 @@ TEST_CASE_TEMPLATE("deep_copy between layouts, strided subviews and scalars", E,
   CHECK(out == 4.25);
 
   weft::View<double**, E> wrong("wrong", m, n);
-  CHECK_THROWS_WITH_AS(weft::deep_copy(wrong, r), doctest::Contains("extents differ: destination (53, 37), source (37, 53)"),
-                       weft::Error);
+  CHECK_THROWS_WITH_AS(weft::deep_copy(wrong, r),
+                       doctest::Contains("extents differ: destination (53, 37), source (37, 53)"), weft::Error);
   weft::View<double*, E> big("big", 1 << 20);  // big enough for the parallel copy paths
   weft::View<double*, E> big2("big2", 1 << 20);
   weft::deep_copy(big, 3.0);
@@ -256,20 +256,21 @@ TEST_CASE_TEMPLATE("Atomic memory trait makes every access atomic", E, WEFT_TEST
 }
 
 TEST_CASE("View errors name the label, the sizes and the fix") {
-  CHECK_THROWS_WITH_AS(weft::View<double*>("negative", -3), doctest::Contains("\"negative\": extent 0 is negative (-3)"),
-                       weft::Error);
+  CHECK_THROWS_WITH_AS(weft::View<double*>("negative", -3),
+                       doctest::Contains("\"negative\": extent 0 is negative (-3)"), weft::Error);
   CHECK_THROWS_WITH_AS((weft::View<double**>("overflow", std::size_t(1) << 40, std::size_t(1) << 40)),
                        doctest::Contains("overflow size_t"), weft::Error);
   CHECK_THROWS_WITH_AS(weft::View<char*>("huge", std::size_t(1) << 62),
                        doctest::Contains("allocating 4611686018427387904 bytes for \"huge\" failed"), weft::Error);
   weft::View<double**, weft::LayoutStride> st("st", weft::LayoutStride(4, 3, 2, 1));
   auto col = weft::subview(st, weft::ALL, 0);
-  CHECK_THROWS_WITH_AS((weft::View<double*, weft::LayoutRight>(col)), doctest::Contains("cannot be assigned to a contiguous layout"),
-                       weft::Error);
+  CHECK_THROWS_WITH_AS((weft::View<double*, weft::LayoutRight>(col)),
+                       doctest::Contains("cannot be assigned to a contiguous layout"), weft::Error);
   weft::View<double*> dyn("dyn", 4);
   weft::View<double[3]> fixed_ok(weft::View<double[3]>("ok"));
   CHECK(fixed_ok.extent(0) == 3);
-  CHECK_THROWS_WITH_AS((weft::View<double[3]>(dyn)), doctest::Contains("fixes extent 0 at 3, but it is 4"), weft::Error);
+  CHECK_THROWS_WITH_AS((weft::View<double[3]>(dyn)), doctest::Contains("fixes extent 0 at 3, but it is 4"),
+                       weft::Error);
 }
 
 }  // namespace

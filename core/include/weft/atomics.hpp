@@ -11,8 +11,8 @@ namespace weft {
 namespace impl {
 
 template <class T>
-inline constexpr bool atomic_via_integer_v =
-    std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8) && !std::is_integral_v<T>;
+inline constexpr bool atomic_via_integer_v = std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8) &&
+                                             !std::is_integral_v<T>;
 template <class T>
 using atomic_uint_t = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
 
@@ -26,8 +26,7 @@ WEFT_INLINE_FUNCTION void cpu_relax() {
 inline int g_atomic_locks[4096];
 struct AtomicLockGuard {
   int* lock;
-  explicit AtomicLockGuard(const void* p)
-      : lock(&g_atomic_locks[(reinterpret_cast<std::uintptr_t>(p) >> 4) & 4095]) {
+  explicit AtomicLockGuard(const void* p) : lock(&g_atomic_locks[(reinterpret_cast<std::uintptr_t>(p) >> 4) & 4095]) {
     while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) {
       while (__atomic_load_n(lock, __ATOMIC_RELAXED)) cpu_relax();
     }
@@ -100,7 +99,8 @@ WEFT_INLINE_FUNCTION T atomic_exchange(T* p, std::type_identity_t<T> v) {
 }
 /// Stores `desired` if `*p == expected`; returns the old value (Kokkos semantics).
 template <class T>
-WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> expected, std::type_identity_t<T> desired) {
+WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> expected,
+                                               std::type_identity_t<T> desired) {
   if constexpr (std::is_integral_v<T> || impl::atomic_via_integer_v<T>) {
     using U = std::conditional_t<std::is_integral_v<T>, T, impl::atomic_uint_t<T>>;
     U e;
@@ -119,14 +119,14 @@ WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> exp
   }
 }
 
-#define WEFT_IMPL_ATOMIC_FETCH(NAME, INTRINSIC, EXPR)                                  \
-  template <class T>                                                                   \
-  WEFT_INLINE_FUNCTION T atomic_fetch_##NAME(T* p, std::type_identity_t<T> v) {        \
-    if constexpr (std::is_integral_v<T>) {                                             \
-      return INTRINSIC(p, v, __ATOMIC_RELAXED);                                        \
-    } else {                                                                           \
+#define WEFT_IMPL_ATOMIC_FETCH(NAME, INTRINSIC, EXPR)                                    \
+  template <class T>                                                                     \
+  WEFT_INLINE_FUNCTION T atomic_fetch_##NAME(T* p, std::type_identity_t<T> v) {          \
+    if constexpr (std::is_integral_v<T>) {                                               \
+      return INTRINSIC(p, v, __ATOMIC_RELAXED);                                          \
+    } else {                                                                             \
       return impl::atomic_fetch_op(p, [v](const T& o) { return static_cast<T>(EXPR); }); \
-    }                                                                                  \
+    }                                                                                    \
   }
 WEFT_IMPL_ATOMIC_FETCH(add, __atomic_fetch_add, o + v)
 WEFT_IMPL_ATOMIC_FETCH(sub, __atomic_fetch_sub, o - v)

@@ -142,8 +142,7 @@ void deep_copy(const E& exec, const View<D1, P1...>& dst, const Src& src) {
 }
 /// deep_copy(scalar, rank-0 view): reads the single element.
 template <class T, class D1, class... P1>
-  requires(!is_view_v<T> && !ExecutionSpace<T>)
-void deep_copy(T& dst, const View<D1, P1...>& src) {
+requires(!is_view_v<T> && !ExecutionSpace<T>) void deep_copy(T& dst, const View<D1, P1...>& src) {
   static_assert(View<D1, P1...>::R == 0, "weft::deep_copy(scalar, view) needs a rank-0 view");
   dst = *src.data();
 }
@@ -173,14 +172,12 @@ auto create_mirror(impl::WithoutInitializing_t, const View<D, P...>& v) {
   return impl::make_mirror<HostSpace>(v, false);
 }
 template <class Space, class D, class... P>
-  requires(ExecutionSpace<Space> || MemorySpace<Space>)
-auto create_mirror(const Space&, const View<D, P...>& v) {
+requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror(const Space&, const View<D, P...>& v) {
   return impl::make_mirror<Space>(v, true);
 }
 /// v itself when the host can already read it, else create_mirror(v).
 template <class Space, class D, class... P>
-  requires(ExecutionSpace<Space> || MemorySpace<Space>)
-auto create_mirror_view(const Space&, const View<D, P...>& v) {
+requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror_view(const Space&, const View<D, P...>& v) {
   using V = View<D, P...>;
   using M = impl::mirror_t<Space, V>;
   if constexpr (std::is_same_v<typename V::memory_space, typename Space::memory_space> &&

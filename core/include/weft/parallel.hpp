@@ -31,7 +31,10 @@ WEFT_FORCEINLINE_FUNCTION void invoke(const F& f, A&&... a) {
 }
 
 template <class P>
-concept ExecutionPolicy = requires { typename P::policy; } && std::is_same_v<typename P::policy, P>;
+concept ExecutionPolicy = requires {
+  typename P::policy;
+}
+&&std::is_same_v<typename P::policy, P>;
 template <class P>
 concept PolicyOrCount = ExecutionPolicy<P> || std::is_integral_v<P>;
 
@@ -73,7 +76,8 @@ constexpr bool callable_with_policy() {
   } else if constexpr (kind == 1) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       return check(std::type_identity<std::conditional_t<(I < 64), typename Policy::index_type, void>>{}...);
-    }(std::make_index_sequence<Policy::rank>{});
+    }
+    (std::make_index_sequence<Policy::rank>{});
   } else {
     return check(std::type_identity<const typename Policy::member_type&>{});
   }
@@ -133,7 +137,7 @@ struct lambda_param {
   using type = void;
 };
 template <class F, std::size_t N>
-  requires requires { &F::operator(); }
+requires requires { &F::operator(); }
 struct lambda_param<F, N> {
   template <class R, class C, class... A>
   static auto pick(R (C::*)(A...) const) {
@@ -204,8 +208,8 @@ inline void parallel_reduce(std::string_view label, const P& policy, const F& f,
     using Policy = std::remove_cvref_t<decltype(p)>;
     auto adaptor = impl::make_reduce_adaptor<F, Policy>(f, results...);
     using Adaptor = decltype(adaptor);
-    constexpr bool callable = impl::ReducingFunctor<F> || sizeof...(Results) != 1 ||
-                              impl::reduce_callable<F, Policy, Adaptor>();
+    constexpr bool callable =
+        impl::ReducingFunctor<F> || sizeof...(Results) != 1 || impl::reduce_callable<F, Policy, Adaptor>();
     static_assert(callable,
                   "weft::parallel_reduce: the functor cannot be called as f(i..., value&) where value has the "
                   "result's type (a reducer's value_type); make the accumulator parameter that type, by reference");
@@ -226,10 +230,11 @@ template <class F, class Policy, class Adaptor>
 void run_scan(std::string_view label, const Policy& p, const F& f, const Adaptor& adaptor) {
   static_assert(policy_kind<Policy>::value == 0, "weft::parallel_scan takes a RangePolicy or a count");
   using V = typename Adaptor::value_type;
-  constexpr bool callable = Adaptor::is_array ? callable_with_policy<Policy, F, V*, bool>()
-                                              : callable_with_policy<Policy, F, V&, bool>();
+  constexpr bool callable =
+      Adaptor::is_array ? callable_with_policy<Policy, F, V*, bool>() : callable_with_policy<Policy, F, V&, bool>();
   static_assert(callable, "weft::parallel_scan: the functor must be callable as f(i, value_type& update, bool final)");
-  if constexpr (!callable) return;
+  if constexpr (!callable)
+    return;
   else {
     check_initialized("parallel_scan", label);
     ParallelScan<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
@@ -273,8 +278,7 @@ inline void parallel_scan(std::string_view label, const P& policy, const F& f) {
   }
 }
 template <impl::PolicyOrCount P, class F, class... Total>
-  requires(sizeof...(Total) <= 1)
-inline void parallel_scan(const P& policy, const F& f, Total&... total) {
+requires(sizeof...(Total) <= 1) inline void parallel_scan(const P& policy, const F& f, Total&... total) {
   parallel_scan(std::string_view(), policy, f, total...);
 }
 

@@ -60,7 +60,9 @@ struct is_rank : std::false_type {};
 template <unsigned N, Iterate O, Iterate I>
 struct is_rank<Rank<N, O, I>> : std::true_type {};
 template <class T>
-concept IsLaunchBounds = requires { typename T::launch_bounds; };
+concept IsLaunchBounds = requires {
+  typename T::launch_bounds;
+};
 
 /// Sorts a policy's template arguments into execution space, index type, schedule, work tag and rank.
 template <class... P>
@@ -90,7 +92,8 @@ struct PolicyTraits<P0, P...> : PolicyTraits<P...> {
   };
   using execution_space = std::conditional_t<is_space, P0, typename base::execution_space>;
   using index_type = typename std::conditional_t<is_index, index_of<P0>, index_of<typename base::index_type>>::type;
-  using schedule_type = typename std::conditional_t<is_sched, P0, Schedule<typename base::schedule_type>>::schedule_type;
+  using schedule_type =
+      typename std::conditional_t<is_sched, P0, Schedule<typename base::schedule_type>>::schedule_type;
   using work_tag = std::conditional_t<is_tag, P0, typename base::work_tag>;
   using iteration_pattern = std::conditional_t<is_rank_arg, P0, typename base::iteration_pattern>;
 };
@@ -174,8 +177,7 @@ class MDRangePolicy {
 
   MDRangePolicy() = default;
   template <class LT, std::size_t LN, class UT, std::size_t UN, class TT = std::int64_t, std::size_t TN = rank>
-  MDRangePolicy(const execution_space& space, const LT (&lower)[LN], const UT (&upper)[UN],
-                const TT (&tiles)[TN] = {})
+  MDRangePolicy(const execution_space& space, const LT (&lower)[LN], const UT (&upper)[UN], const TT (&tiles)[TN] = {})
       : space_(space) {
     static_assert(LN == rank && UN == rank, "weft::MDRangePolicy: give one lower and one upper bound per dimension");
     static_assert(TN == rank || TN == 0, "weft::MDRangePolicy: give one tile size per dimension (or none)");
@@ -205,9 +207,8 @@ class MDRangePolicy {
   void init() {
     for (int k = 0; k < rank; ++k) {
       if (lower_[k] > upper_[k])
-        impl::throw_policy_error("weft::MDRangePolicy: lower bound " + std::to_string(lower_[k]) +
-                                 " > upper bound " + std::to_string(upper_[k]) + " in dimension " +
-                                 std::to_string(k));
+        impl::throw_policy_error("weft::MDRangePolicy: lower bound " + std::to_string(lower_[k]) + " > upper bound " +
+                                 std::to_string(upper_[k]) + " in dimension " + std::to_string(k));
       if (tile_[k] < 0)
         impl::throw_policy_error("weft::MDRangePolicy: tile size " + std::to_string(tile_[k]) +
                                  " is negative in dimension " + std::to_string(k));
@@ -250,8 +251,7 @@ class TeamPolicy {
   }
   TeamPolicy(const execution_space& space, std::int64_t league, AUTO_t, int vector = 1)
       : TeamPolicy(space, league, -1, vector) {}
-  TeamPolicy(const execution_space& space, std::int64_t league, AUTO_t, AUTO_t)
-      : TeamPolicy(space, league, -1, -1) {}
+  TeamPolicy(const execution_space& space, std::int64_t league, AUTO_t, AUTO_t) : TeamPolicy(space, league, -1, -1) {}
   TeamPolicy(const execution_space& space, std::int64_t league, int team, AUTO_t)
       : TeamPolicy(space, league, team, -1) {}
   TeamPolicy(std::int64_t league, int team, int vector = 1) : TeamPolicy(execution_space(), league, team, vector) {}
@@ -351,15 +351,15 @@ struct PerThreadSingle {
 };
 }  // namespace impl
 
-#define WEFT_IMPL_NESTED_RANGE(NAME, LEVEL)                                                               \
-  template <class Member, std::integral I>                                                                \
-  WEFT_INLINE_FUNCTION impl::NestedRange<impl::NestLevel::LEVEL, I, Member> NAME(const Member& m, I n) {  \
-    return {m, I(0), n};                                                                                  \
-  }                                                                                                       \
-  template <class Member, std::integral I1, std::integral I2>                                             \
+#define WEFT_IMPL_NESTED_RANGE(NAME, LEVEL)                                                                \
+  template <class Member, std::integral I>                                                                 \
+  WEFT_INLINE_FUNCTION impl::NestedRange<impl::NestLevel::LEVEL, I, Member> NAME(const Member& m, I n) {   \
+    return {m, I(0), n};                                                                                   \
+  }                                                                                                        \
+  template <class Member, std::integral I1, std::integral I2>                                              \
   WEFT_INLINE_FUNCTION impl::NestedRange<impl::NestLevel::LEVEL, std::common_type_t<I1, I2>, Member> NAME( \
-      const Member& m, I1 b, I2 e) {                                                                      \
-    return {m, static_cast<std::common_type_t<I1, I2>>(b), static_cast<std::common_type_t<I1, I2>>(e)};   \
+      const Member& m, I1 b, I2 e) {                                                                       \
+    return {m, static_cast<std::common_type_t<I1, I2>>(b), static_cast<std::common_type_t<I1, I2>>(e)};    \
   }
 /// Splits [0, n) or [b, e) over the threads of a team.
 WEFT_IMPL_NESTED_RANGE(TeamThreadRange, TeamThread)
@@ -370,14 +370,10 @@ WEFT_IMPL_NESTED_RANGE(TeamVectorRange, TeamVector)
 #undef WEFT_IMPL_NESTED_RANGE
 
 template <class Member>
-  requires requires(const Member& m) { m.team_rank(); }
-WEFT_INLINE_FUNCTION impl::PerTeamSingle<Member> PerTeam(const Member& m) {
-  return {m};
-}
+requires requires(const Member& m) { m.team_rank(); }
+WEFT_INLINE_FUNCTION impl::PerTeamSingle<Member> PerTeam(const Member& m) { return {m}; }
 template <class Member>
-  requires requires(const Member& m) { m.team_rank(); }
-WEFT_INLINE_FUNCTION impl::PerThreadSingle<Member> PerThread(const Member& m) {
-  return {m};
-}
+requires requires(const Member& m) { m.team_rank(); }
+WEFT_INLINE_FUNCTION impl::PerThreadSingle<Member> PerThread(const Member& m) { return {m}; }
 
 }  // namespace weft

@@ -62,21 +62,19 @@ class ReducerResult {
 };
 }  // namespace impl
 
-#define WEFT_IMPL_SIMPLE_REDUCER(NAME, INIT, JOIN)                                                     \
-  template <class Scalar, class Space = HostSpace>                                                     \
-  class NAME : public impl::ReducerResult<Scalar, Space> {                                             \
-   public:                                                                                             \
-    using reducer = NAME;                                                                              \
-    using value_type = std::remove_cv_t<Scalar>;                                                       \
-    using impl::ReducerResult<Scalar, Space>::ReducerResult;                                           \
-    WEFT_FORCEINLINE_FUNCTION void join(value_type& dest, const value_type& src) const { JOIN; }       \
-    WEFT_FORCEINLINE_FUNCTION void init(value_type& val) const {                                       \
-      val = reduction_identity<value_type>::INIT();                                                    \
-    }                                                                                                  \
-  };                                                                                                   \
-  template <class Scalar>                                                                              \
-  NAME(Scalar&) -> NAME<Scalar>;                                                                       \
-  template <class Scalar, class... P>                                                                  \
+#define WEFT_IMPL_SIMPLE_REDUCER(NAME, INIT, JOIN)                                                               \
+  template <class Scalar, class Space = HostSpace>                                                               \
+  class NAME : public impl::ReducerResult<Scalar, Space> {                                                       \
+   public:                                                                                                       \
+    using reducer = NAME;                                                                                        \
+    using value_type = std::remove_cv_t<Scalar>;                                                                 \
+    using impl::ReducerResult<Scalar, Space>::ReducerResult;                                                     \
+    WEFT_FORCEINLINE_FUNCTION void join(value_type& dest, const value_type& src) const { JOIN; }                 \
+    WEFT_FORCEINLINE_FUNCTION void init(value_type& val) const { val = reduction_identity<value_type>::INIT(); } \
+  };                                                                                                             \
+  template <class Scalar>                                                                                        \
+  NAME(Scalar&) -> NAME<Scalar>;                                                                                 \
+  template <class Scalar, class... P>                                                                            \
   NAME(const View<Scalar, P...>&) -> NAME<Scalar, typename View<Scalar, P...>::memory_space>;
 
 WEFT_IMPL_SIMPLE_REDUCER(Sum, sum, dest += src)
@@ -162,12 +160,15 @@ class MinMaxLoc
 
 /// What a reducer must provide (Kokkos' reducer concept).
 template <class R>
-concept Reducer = requires { typename R::reducer; typename R::value_type; } &&
-                  requires(const R& r, typename R::value_type& a, const typename R::value_type& b) {
-                    r.join(a, b);
-                    r.init(a);
-                    r.reference();
-                  };
+concept Reducer = requires {
+  typename R::reducer;
+  typename R::value_type;
+}
+&&requires(const R& r, typename R::value_type& a, const typename R::value_type& b) {
+  r.join(a, b);
+  r.init(a);
+  r.reference();
+};
 template <class R>
 inline constexpr bool is_reducer_v = Reducer<R>;
 
@@ -308,7 +309,9 @@ struct FunctorAdaptor {
 };
 
 template <class F>
-concept ReducingFunctor = requires { typename F::value_type; };
+concept ReducingFunctor = requires {
+  typename F::value_type;
+};
 
 template <class F>
 int functor_value_count(const F& f) {

@@ -32,12 +32,15 @@ using MemoryRandomAccess = MemoryTraits<RandomAccess>;
 
 // ---- space traits ----------------------------------------------------------------------------
 template <class T>
-concept ExecutionSpace = requires { typename T::execution_space; } &&
-                         std::is_same_v<typename T::execution_space, T> &&
-                         requires(const T& e) { e.fence(); };
+concept ExecutionSpace = requires {
+  typename T::execution_space;
+}
+&&std::is_same_v<typename T::execution_space, T>&& requires(const T& e) { e.fence(); };
 template <class T>
-concept MemorySpace = requires { typename T::memory_space; } &&
-                      std::is_same_v<typename T::memory_space, T> && !ExecutionSpace<T>;
+concept MemorySpace = requires {
+  typename T::memory_space;
+}
+&&std::is_same_v<typename T::memory_space, T> && !ExecutionSpace<T>;
 template <class T>
 inline constexpr bool is_execution_space_v = ExecutionSpace<T>;
 template <class T>
@@ -57,8 +60,9 @@ namespace impl {
 template <class Space, class Mem>
 struct accessible : std::false_type {};
 template <class Space, class Mem>
-  requires(std::is_same_v<typename Space::memory_space, typename Mem::memory_space>)
-struct accessible<Space, Mem> : std::true_type {};
+requires(std::is_same_v<typename Space::memory_space, typename Mem::memory_space>) struct accessible<Space, Mem>
+    : std::true_type {
+};
 }  // namespace impl
 
 /// Kokkos' SpaceAccessibility<Access, Mem>::accessible.
@@ -85,11 +89,14 @@ using SharedHostPinnedSpace = HostSpace;
 
 namespace impl {
 template <class M>
-concept HostAccessibleSpace = requires { M::impl_host_accessible; } && M::impl_host_accessible;
+concept HostAccessibleSpace = requires {
+  M::impl_host_accessible;
+}
+&&M::impl_host_accessible;
 template <class A, class B>
-  requires(HostAccessibleSpace<typename A::memory_space> && HostAccessibleSpace<B> &&
-           !std::is_same_v<typename A::memory_space, B>)
-struct accessible<A, B> : std::true_type {};
+requires(HostAccessibleSpace<typename A::memory_space>&& HostAccessibleSpace<B> &&
+         !std::is_same_v<typename A::memory_space, B>) struct accessible<A, B> : std::true_type {
+};
 
 // ---- host execution-space instances -------------------------------------------------------------
 /// The state of one instance of a host execution space. Work on an instance holds its lock, so

@@ -43,10 +43,11 @@ WEFT_INLINE_FUNCTION void parallel_reduce(const impl::NestedRange<L, I, M>& r, c
 
 /// Nested exclusive scan: f(i, update, final); `total` (optional) receives the sum over the range.
 template <impl::NestLevel L, class I, class M, class F, class... Total>
-  requires(sizeof...(Total) <= 1)
-WEFT_INLINE_FUNCTION void parallel_scan(const impl::NestedRange<L, I, M>& r, const F& f, Total&... total) {
+requires(sizeof...(Total) <= 1) WEFT_INLINE_FUNCTION
+    void parallel_scan(const impl::NestedRange<L, I, M>& r, const F& f, Total&... total) {
   using T = std::remove_cv_t<typename impl::first_or<typename impl::lambda_param<F, 1>::type, Total...>::type>;
-  static_assert(!std::is_void_v<T>, "weft::parallel_scan over a nested range: give f a concrete (i, T&, bool) signature");
+  static_assert(!std::is_void_v<T>,
+                "weft::parallel_scan over a nested range: give f a concrete (i, T&, bool) signature");
   T sink{};
   impl::ReducerAdaptor<Sum<T>> adaptor{Sum<T>(sink)};
   T partial;

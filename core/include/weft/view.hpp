@@ -69,8 +69,7 @@ struct rebind_data_type {
     using type = T;
   };
   template <class T, std::size_t K>
-    requires(K < std::rank_v<DataType>)
-  struct add_extents_from<T, K> {
+  requires(K < std::rank_v<DataType>) struct add_extents_from<T, K> {
     using inner = typename add_extents_from<T, K + 1>::type;
     using type = inner[std::extent_v<DataType, K>];
   };
@@ -118,7 +117,7 @@ struct memory_space_exec {
   using type = DefaultHostExecutionSpace;  // host memory spaces run on the default host space
 };
 template <class M>
-  requires requires { typename M::execution_space; }
+requires requires { typename M::execution_space; }
 struct memory_space_exec<M> {
   using type = typename M::execution_space;
 };
@@ -129,7 +128,7 @@ struct SpacePair {
   using execution_space = typename Space::execution_space;
 };
 template <class M>
-  requires MemorySpace<M>
+requires MemorySpace<M>
 struct SpacePair<M> {
   using memory_space = M;
   using execution_space = typename memory_space_exec<M>::type;
@@ -141,8 +140,8 @@ template <class DataType, class... Props>
 struct ViewTraits {
   using analysis = impl::DataTypeAnalysis<DataType>;
   using parsed = impl::ParseViewProps<void, void, MemoryManaged, Props...>;
-  using space_arg = std::conditional_t<std::is_void_v<typename parsed::space>, DefaultExecutionSpace,
-                                       typename parsed::space>;
+  using space_arg =
+      std::conditional_t<std::is_void_v<typename parsed::space>, DefaultExecutionSpace, typename parsed::space>;
   using memory_space = typename impl::SpacePair<space_arg>::memory_space;
   using execution_space = typename impl::SpacePair<space_arg>::execution_space;
   using array_layout = std::conditional_t<std::is_void_v<typename parsed::layout>,
@@ -449,13 +448,13 @@ class View {
   View(pointer_type p, const array_layout& layout) : ptr_(p) { set_layout("(unmanaged)", layout); }
   /// A view of team or thread scratch: View<double*, ScratchSpace, MemoryUnmanaged> s(member.team_scratch(0), n).
   template <class E, std::integral... N>
-    requires std::is_same_v<memory_space, ScratchMemorySpace<E>>
-  WEFT_INLINE_FUNCTION View(const ScratchMemorySpace<E>& space, N... n) {
+  requires std::is_same_v<memory_space, ScratchMemorySpace<E>> WEFT_INLINE_FUNCTION
+  View(const ScratchMemorySpace<E>& space, N... n) {
     check_extent_count<sizeof...(N)>();
     const std::size_t e[] = {static_cast<std::size_t>(n)..., 0};
     set_extents_unchecked(e, sizeof...(N));
-    ptr_ = static_cast<pointer_type>(space.get_shmem_aligned(map_.size() * sizeof(value_type),
-                                                             alignof(value_type) > 16 ? alignof(value_type) : 16));
+    ptr_ = static_cast<pointer_type>(
+        space.get_shmem_aligned(map_.size() * sizeof(value_type), alignof(value_type) > 16 ? alignof(value_type) : 16));
   }
   /// Bytes of scratch a View of these extents needs (with alignment slack).
   template <std::integral... N>
@@ -468,35 +467,38 @@ class View {
 
   /// Conversion between compatible views (adding const, to LayoutStride, dynamic <-> static extents).
   template <class D2, class... P2>
-    requires(!std::is_same_v<View<D2, P2...>, View>) && (View<D2, P2...>::R == R) &&
-            std::is_same_v<typename View<D2, P2...>::memory_space, memory_space> &&
-            (std::is_same_v<typename View<D2, P2...>::value_type, value_type> ||
-             std::is_same_v<typename View<D2, P2...>::value_type const, value_type>) &&
-            (std::is_same_v<typename View<D2, P2...>::array_layout, array_layout> ||
-             std::is_same_v<array_layout, LayoutStride> || R <= 1)
-  WEFT_INLINE_FUNCTION View(const View<D2, P2...>& o) : ptr_(o.ptr_) {
-    if constexpr (is_managed) track_ = o.track_;
-    else track_ = o.track_.untracked();
+  requires(!std::is_same_v<View<D2, P2...>, View>) &&
+      (View<D2, P2...>::R == R) && std::is_same_v<typename View<D2, P2...>::memory_space, memory_space> &&
+      (std::is_same_v<typename View<D2, P2...>::value_type, value_type> ||
+       std::is_same_v<typename View<D2, P2...>::value_type const,
+                      value_type>)&&(std::is_same_v<typename View<D2, P2...>::array_layout, array_layout> ||
+                                     std::is_same_v<array_layout, LayoutStride> || R <= 1) WEFT_INLINE_FUNCTION
+      View(const View<D2, P2...>& o)
+      : ptr_(o.ptr_) {
+    if constexpr (is_managed)
+      track_ = o.track_;
+    else
+      track_ = o.track_.untracked();
     for (int k = 0; k < R; ++k) {
       map_.ext[k] = o.map_.ext[k];
       map_.str[k] = o.map_.stride(k);
     }
     if constexpr (R == 1 && !std::is_same_v<array_layout, LayoutStride>) {
       if (o.map_.stride(0) != 1 && o.map_.ext[0] > 1)
-        impl::throw_view_error(o.label(), "a strided rank-1 view cannot be assigned to a contiguous layout; "
-                                          "use LayoutStride for the destination");
+        impl::throw_view_error(o.label(),
+                               "a strided rank-1 view cannot be assigned to a contiguous layout; "
+                               "use LayoutStride for the destination");
     }
     for (int k = traits::rank_dynamic; k < R; ++k)
       if (map_.ext[k] != traits::analysis::static_extents.v[k])
-        impl::throw_view_error(o.label(), "assigned to a view whose type fixes extent " + std::to_string(k) +
-                                              " at " + std::to_string(traits::analysis::static_extents.v[k]) +
-                                              ", but it is " + std::to_string(map_.ext[k]));
+        impl::throw_view_error(o.label(), "assigned to a view whose type fixes extent " + std::to_string(k) + " at " +
+                                              std::to_string(traits::analysis::static_extents.v[k]) + ", but it is " +
+                                              std::to_string(map_.ext[k]));
   }
 
   // ---- element access ----
   template <std::integral... I>
-    requires(sizeof...(I) == R)
-  WEFT_FORCEINLINE_FUNCTION reference_type operator()(I... i) const {
+  requires(sizeof...(I) == R) WEFT_FORCEINLINE_FUNCTION reference_type operator()(I... i) const {
 #if WEFT_BOUNDS_CHECK
     check_bounds(i...);
 #endif
@@ -506,10 +508,7 @@ class View {
       return ptr_[map_(i...)];
   }
   template <std::integral I>
-    requires(R == 1)
-  WEFT_FORCEINLINE_FUNCTION reference_type operator[](I i) const {
-    return (*this)(i);
-  }
+  requires(R == 1) WEFT_FORCEINLINE_FUNCTION reference_type operator[](I i) const { return (*this)(i); }
   template <std::integral... I>
   WEFT_FORCEINLINE_FUNCTION reference_type access(I... i) const {
     return (*this)(i...);
@@ -529,7 +528,8 @@ class View {
   }
   template <std::integral I>
   WEFT_INLINE_FUNCTION constexpr std::size_t stride(I r) const {
-    return static_cast<int>(r) < R ? map_.stride(static_cast<int>(r)) : (R == 0 ? 1 : map_.stride(R - 1) * map_.ext[R - 1]);
+    return static_cast<int>(r) < R ? map_.stride(static_cast<int>(r))
+                                   : (R == 0 ? 1 : map_.stride(R - 1) * map_.ext[R - 1]);
   }
   template <std::integral I>
   void stride(I* s) const {
@@ -562,8 +562,10 @@ class View {
     View v;
     v.ptr_ = p;
     v.map_ = m;
-    if constexpr (is_managed) v.track_ = t;
-    else v.track_ = t.untracked();
+    if constexpr (is_managed)
+      v.track_ = t;
+    else
+      v.track_ = t.untracked();
     return v;
   }
 
@@ -580,8 +582,8 @@ class View {
     std::size_t ext[R > 0 ? R : 1];
     for (std::size_t k = 0; k < count; ++k) {
       if (e[k] < 0)
-        impl::throw_view_error(label, "extent " + std::to_string(k) + " is negative (" + std::to_string(e[k]) +
-                                          "); extents must be >= 0");
+        impl::throw_view_error(
+            label, "extent " + std::to_string(k) + " is negative (" + std::to_string(e[k]) + "); extents must be >= 0");
       ext[k] = static_cast<std::size_t>(e[k]);
     }
     for (int k = static_cast<int>(count); k < R; ++k) ext[k] = traits::analysis::static_extents.v[k];
@@ -602,8 +604,8 @@ class View {
     std::int64_t e[R > 0 ? R : 1];
     for (int k = 0; k < R; ++k) {
       if (l.dimension[k] == invalid_extent)
-        impl::throw_view_error(label, "the layout gives no extent for dimension " + std::to_string(k) +
-                                          " of a rank-" + std::to_string(R) + " view");
+        impl::throw_view_error(label, "the layout gives no extent for dimension " + std::to_string(k) + " of a rank-" +
+                                          std::to_string(R) + " view");
       e[k] = static_cast<std::int64_t>(l.dimension[k]);
     }
     set_extents(label, e, R);
@@ -662,11 +664,11 @@ struct SubviewLayout {
   };
   using first = typename front<Args...>::type;
   using last = typename decltype((std::type_identity<std::decay_t<Args>>{}, ...))::type;
-  using type = std::conditional_t<
-      rank == 0, LayoutRight,
-      std::conditional_t<(std::is_same_v<SrcLayout, LayoutRight> && is_range_arg<last>::value) ||
-                             (std::is_same_v<SrcLayout, LayoutLeft> && is_range_arg<first>::value),
-                         SrcLayout, LayoutStride>>;
+  using type =
+      std::conditional_t<rank == 0, LayoutRight,
+                         std::conditional_t<(std::is_same_v<SrcLayout, LayoutRight> && is_range_arg<last>::value) ||
+                                                (std::is_same_v<SrcLayout, LayoutLeft> && is_range_arg<first>::value),
+                                            SrcLayout, LayoutStride>>;
 };
 
 template <class T>
@@ -706,9 +708,8 @@ auto subview(const View<D, P...>& v, const Args&... args) {
     const bool keep = impl::is_range_arg<std::decay_t<decltype(a)>>::value;
     if (b > e || e > m.ext[k] || (!keep && b >= m.ext[k]))
       impl::throw_view_error(v.label(), "subview argument " + std::to_string(k) + " selects [" + std::to_string(b) +
-                                            ", " + std::to_string(e) + ") outside extent " +
-                                            std::to_string(m.ext[k]) + " (extents " +
-                                            impl::format_extents(m.ext, V::R) + ")");
+                                            ", " + std::to_string(e) + ") outside extent " + std::to_string(m.ext[k]) +
+                                            " (extents " + impl::format_extents(m.ext, V::R) + ")");
     offset += b * m.stride(k);
     if (keep) {
       sm.ext[out] = e - b;

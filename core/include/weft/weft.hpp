@@ -1,16 +1,17 @@
 // The whole of Weft's core: include this one header.
 #pragma once
 
+#include <weft/atomics.hpp>
+#include <weft/backend_patterns.hpp>
+#include <weft/backend_spaces.hpp>
 #include <weft/config.hpp>
-#include <weft/macros.hpp>
+#include <weft/deep_copy.hpp>
 #include <weft/error.hpp>
 #include <weft/initialize.hpp>
-#include <weft/backend_spaces.hpp>
-#include <weft/atomics.hpp>
-#include <weft/view.hpp>
+#include <weft/macros.hpp>
+#include <weft/parallel.hpp>
+#include <weft/partition_space.hpp>
 #include <weft/policies.hpp>
 #include <weft/reducers.hpp>
-#include <weft/parallel.hpp>
 #include <weft/team.hpp>
-#include <weft/backend_patterns.hpp>
-#include <weft/deep_copy.hpp>
+#include <weft/view.hpp>

@@ -8,7 +8,7 @@
 namespace weft::impl {
 
 template <class F, class Policy, class E>
-  requires HostEngineSpace<E>
+requires HostEngineSpace<E>
 class ParallelFor<F, Policy, E> {
  public:
   ParallelFor(std::string_view label, const F& f, const Policy& p) : f_(f), p_(p), work_(label, p_) {}

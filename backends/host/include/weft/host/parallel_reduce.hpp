@@ -32,7 +32,7 @@ class HostSlots {
 };
 
 template <class F, class Adaptor, class Policy, class E>
-  requires HostEngineSpace<E>
+requires HostEngineSpace<E>
 class ParallelReduce<F, Adaptor, Policy, E> {
  public:
   ParallelReduce(std::string_view label, const F& f, const Adaptor& a, const Policy& p)
@@ -54,9 +54,7 @@ class ParallelReduce<F, Adaptor, Policy, E> {
       } else {
         V acc;  // a local accumulator the compiler keeps in registers
         a_.init(&acc);
-        work_.run(tid, n, [&](const auto&... i) {
-          a_.apply(&acc, [&](auto&... r) { invoke<Tag>(f_, i..., r...); });
-        });
+        work_.run(tid, n, [&](const auto&... i) { a_.apply(&acc, [&](auto&... r) { invoke<Tag>(f_, i..., r...); }); });
         *slot = acc;
       }
     });

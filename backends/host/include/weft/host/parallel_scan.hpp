@@ -9,7 +9,7 @@
 namespace weft::impl {
 
 template <class F, class Adaptor, class Policy, class E>
-  requires HostEngineSpace<E>
+requires HostEngineSpace<E>
 class ParallelScan<F, Adaptor, Policy, E> {
  public:
   ParallelScan(std::string_view label, const F& f, const Adaptor& a, const Policy& p)

@@ -20,7 +20,7 @@ inline constexpr std::size_t host_team_slot_bytes = 256;
 /// What the threads of one team share for the duration of a dispatch.
 struct alignas(64) HostTeamShared {
   HostTeamBarrier barrier;
-  char* slots;    // team_size * host_team_slot_bytes, for reductions, scans and broadcasts
+  char* slots;  // team_size * host_team_slot_bytes, for reductions, scans and broadcasts
   char* scratch[2];
   std::size_t team_scratch[2];
   std::size_t thread_scratch[2];
@@ -34,13 +34,16 @@ class HostTeamMember {
 
   HostTeamMember(HostTeamShared* shared, std::int64_t league_rank, std::int64_t league_size, int team_rank,
                  int team_size)
-      : shared_(shared), league_rank_(league_rank), league_size_(league_size), team_rank_(team_rank),
+      : shared_(shared),
+        league_rank_(league_rank),
+        league_size_(league_size),
+        team_rank_(team_rank),
         team_size_(team_size) {
     for (int l = 0; l < 2; ++l) {
       team_scratch_[l] = scratch_memory_space(shared->scratch[l], shared->team_scratch[l], l);
-      thread_scratch_[l] = scratch_memory_space(
-          shared->scratch[l] + shared->team_scratch[l] + team_rank * shared->thread_scratch[l],
-          shared->thread_scratch[l], l);
+      thread_scratch_[l] =
+          scratch_memory_space(shared->scratch[l] + shared->team_scratch[l] + team_rank * shared->thread_scratch[l],
+                               shared->thread_scratch[l], l);
     }
   }
 
@@ -74,7 +77,7 @@ class HostTeamMember {
 
   /// Reduces the reducer's value over the team in place: every thread gets the result.
   template <class R>
-    requires Reducer<R>
+  requires Reducer<R>
   void team_reduce(const R& reducer) const {
     ReducerAdaptor<R> a{reducer};
     typename R::value_type v = reducer.reference();
@@ -156,12 +159,13 @@ class HostTeamMember {
 
 /// Team limits of the host backends.
 template <class E>
-  requires E::impl_is_host_space
-struct TeamTraits<E> {
+requires E::impl_is_host_space struct TeamTraits<E> {
   using member_type = HostTeamMember<E>;
   static int team_size_max(const E& e) { return e.concurrency(); }
   static int team_size_recommended(const E&) { return 1; }
-  static std::size_t scratch_size_max(int level) { return level == 0 ? (std::size_t(256) << 10) : (std::size_t(256) << 20); }
+  static std::size_t scratch_size_max(int level) {
+    return level == 0 ? (std::size_t(256) << 10) : (std::size_t(256) << 20);
+  }
 };
 
 }  // namespace weft::impl

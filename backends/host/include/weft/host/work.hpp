@@ -17,7 +17,9 @@
 namespace weft::impl {
 
 template <class E>
-concept HostEngineSpace = requires { HostThreading<E>::barrier(1); };
+concept HostEngineSpace = requires {
+  HostThreading<E>::barrier(1);
+};
 
 /// An aligned buffer: on the stack when small, else on the heap.
 class HostBuffer {
@@ -172,9 +174,9 @@ class HostWork<TeamPolicy<P...>> {
       const std::size_t lim = Policy::scratch_size_max(l);
       if (want > lim)
         throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + std::to_string(want) +
-                                    " bytes per team (" + std::to_string(p.team_scratch_size(l)) +
-                                    " per team + " + std::to_string(p.thread_scratch_size(l)) + " per thread x " +
-                                    std::to_string(ts_) + " threads) exceeds the maximum " + std::to_string(lim) +
+                                    " bytes per team (" + std::to_string(p.team_scratch_size(l)) + " per team + " +
+                                    std::to_string(p.thread_scratch_size(l)) + " per thread x " + std::to_string(ts_) +
+                                    " threads) exceeds the maximum " + std::to_string(lim) +
                                     " bytes; reduce it or move data to level 1");
       scratch_[l] = (want + 63) / 64 * 64;
     }
@@ -183,7 +185,7 @@ class HostWork<TeamPolicy<P...>> {
     if (teams_ > p.league_size()) teams_ = p.league_size() > 0 ? static_cast<int>(p.league_size()) : 1;
     const std::size_t slots = static_cast<std::size_t>(ts_) * host_team_slot_bytes;
     block_ = (sizeof(HostTeamShared) + 63) / 64 * 64 + slots + scratch_[0] + scratch_[1];
-    mem_ = static_cast<char*>(::operator new(block_ * teams_, std::align_val_t(64)));
+    mem_ = static_cast<char*>(::operator new(block_* teams_, std::align_val_t(64)));
     for (int g = 0; g < teams_; ++g) {
       char* base = mem_ + g * block_;
       auto* s = new (base) HostTeamShared{};
