@@ -99,30 +99,19 @@ requires(HostAccessibleSpace<typename A::memory_space>&& HostAccessibleSpace<B> 
 };
 
 // ---- host execution-space instances -------------------------------------------------------------
-/// The state of one instance of a host execution space. Work on an instance holds its lock, so
-/// fence() on the instance waits for that work and nothing else.
+/// The state of one instance of a host execution space. Host backends finish each dispatch before it
+/// returns, so work that happens-before a fence has already completed: a fence on a host instance only
+/// orders memory. Concurrent dispatches on one instance from different host threads run concurrently.
 struct HostInstance {
-  int refcount;  // not counted (stays 1) for a space's default instance, which lives as long as the program
+  int refcount;  // not counted for a space's default instance, which lives as long as the program
   std::uint32_t id;
   int nthreads;
   const char* space_name;
-  void* scratch;
-  std::size_t scratch_bytes;
-  int lock;  // held while work runs on the instance
   bool is_default;
 };
 HostInstance* host_instance_create(const char* space_name, int nthreads);
 void host_instance_release(HostInstance* p) noexcept;
-void host_instance_lock_slow(HostInstance* p) noexcept;
-/// The instance lock: one uncontended exchange; contended waiters spin briefly, then yield.
-inline void host_instance_lock(HostInstance* p) noexcept {
-  if (__atomic_exchange_n(&p->lock, 1, __ATOMIC_ACQUIRE)) [[unlikely]]
-    host_instance_lock_slow(p);
-}
-inline void host_instance_unlock(HostInstance* p) noexcept { __atomic_store_n(&p->lock, 0, __ATOMIC_RELEASE); }
-/// A buffer of at least `bytes` owned by the instance; valid while the instance is locked.
-void* host_instance_scratch(HostInstance* p, std::size_t bytes);
-void host_instance_fence(HostInstance* p) noexcept;
+inline void host_instance_fence(HostInstance*) noexcept { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 /// Reference-counted handle that Serial and OpenMP hold.
 class HostInstanceHandle {
@@ -159,20 +148,5 @@ struct HostParallelScope {
   ~HostParallelScope() { t_in_host_parallel = saved; }
 };
 
-/// Holds an instance's lock for one dispatch (not taken for dispatches nested in a kernel).
-class InstanceLock {
- public:
-  explicit InstanceLock(HostInstance* p) : p_(t_in_host_parallel ? nullptr : p) {
-    if (p_) host_instance_lock(p_);
-  }
-  ~InstanceLock() {
-    if (p_) host_instance_unlock(p_);
-  }
-  InstanceLock(const InstanceLock&) = delete;
-  InstanceLock& operator=(const InstanceLock&) = delete;
-
- private:
-  HostInstance* p_;
-};
 }  // namespace impl
 }  // namespace weft

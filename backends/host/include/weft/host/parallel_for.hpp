@@ -15,7 +15,6 @@ class ParallelFor<F, Policy, E> {
 
   void execute() const {
     using Tag = typename Policy::work_tag;
-    InstanceLock lock(p_.space().impl_instance());
     HostThreading<E>::parallel(work_.threads(), [this](int tid, int n) {
       work_.run(tid, n, [this](const auto&... a) { invoke<Tag>(f_, a...); });
     });

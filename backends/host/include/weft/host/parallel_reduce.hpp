@@ -41,7 +41,6 @@ class ParallelReduce<F, Adaptor, Policy, E> {
   void execute() const {
     using Tag = typename Policy::work_tag;
     using V = typename Adaptor::value_type;
-    InstanceLock lock(p_.space().impl_instance());
     const int nt = work_.threads();
     HostSlots<V> slots(nt, a_.value_count());
     int used = 1;

@@ -20,7 +20,6 @@ class ParallelScan<F, Adaptor, Policy, E> {
     using V = typename Adaptor::value_type;
     using I = typename Policy::index_type;
     static_assert(!Adaptor::is_array, "weft::parallel_scan: array value types are not supported");
-    InstanceLock lock(p_.space().impl_instance());
     const int nt = work_.threads();
     HostSlots<V> slots(nt + 1, 1);
     HostThreading<E>::parallel(nt, [&](int tid, int n) {
