@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Prints one row per case of a Google Benchmark JSON file: Weft, baseline and their ratio, from the
-medians of the repetitions; exits 1 when a ratio misses the goal recorded in the goals file.
+best repetition (highest throughput, lowest time: the STREAM/BabelStream convention) and from the medians;
+exits 1 when the best-of ratio misses the goal recorded in the goals file. The best-of figure is the one
+judged because these shared machines flip between bandwidth states (seen here: 57 and 38 GB/s for the
+same loop), which makes a median depend on how many repetitions fell in each state.
 
 usage: compare.py RESULTS.json [GOALS.json]
   rate cases compare throughput (weft/baseline, higher is better);
@@ -31,6 +34,10 @@ def median(rows, key):
     return statistics.median(r[key] for r in rows)
 
 
+def best(rows, key):
+    return max(r[key] for r in rows) if key == "bytes_per_second" else min(r[key] for r in rows)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -40,7 +47,7 @@ def main():
         with open(sys.argv[2]) as f:
             goals = json.load(f)
     cases = sorted({n.rsplit("/", 1)[0] for n in runs if n.endswith("/weft")})
-    print(f"{'case':<14}{'weft':>16}{'baseline':>16}{'ratio':>9}{'goal':>10}{'Kokkos':>9}  reps")
+    print(f"{'case':<14}{'weft':>16}{'baseline':>16}{'ratio':>8}{'goal':>9}{'median ratio':>14}{'Kokkos':>8}  reps")
     failed = []
     for case in cases:
         w, b = runs.get(case + "/weft"), runs.get(case + "/baseline")
@@ -48,18 +55,20 @@ def main():
             continue
         goal = goals.get(case, {})
         if "bytes_per_second" in w[0] and goal.get("metric", "rate") == "rate":
-            wv, bv = median(w, "bytes_per_second") / 1e9, median(b, "bytes_per_second") / 1e9
-            ratio, unit = wv / bv, "GB/s"
+            key, scale, unit = "bytes_per_second", 1e-9, "GB/s"
+        else:
+            key, scale, unit = "real_time", 1.0, w[0]["time_unit"]
+        wv, bv = best(w, key) * scale, best(b, key) * scale
+        ratio, mratio = wv / bv, median(w, key) / median(b, key)
+        if key == "bytes_per_second":
             ok = ratio >= goal["min"] if "min" in goal else True
             gtxt = f">= {goal['min']:.2f}" if "min" in goal else "-"
         else:
-            wv, bv = median(w, "real_time"), median(b, "real_time")
-            ratio, unit = wv / bv, w[0]["time_unit"]
             ok = ratio <= goal["max"] if "max" in goal else True
             gtxt = f"<= {goal['max']:.2f}" if "max" in goal else "-"
         kk = f"{goal['kokkos']:.2f}" if "kokkos" in goal else "-"
         flag = "" if ok else "  MISSED"
-        print(f"{case:<14}{wv:>11.3f} {unit:<4}{bv:>11.3f} {unit:<4}{ratio:>9.3f}{gtxt:>10}{kk:>9}  {len(w)}{flag}")
+        print(f"{case:<14}{wv:>11.3f} {unit:<4}{bv:>11.3f} {unit:<4}{ratio:>8.3f}{gtxt:>9}{mratio:>14.3f}{kk:>8}  {len(w)}{flag}")
         if not ok:
             failed.append(case)
     if failed:
