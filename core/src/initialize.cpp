@@ -19,6 +19,10 @@ void serial_initialize(int nthreads);
 void serial_finalize();
 void serial_print_configuration(std::ostream& os);
 #endif
+#if WEFT_HAS_GPU_EMU
+void gpuemu_initialize();
+void gpuemu_print_configuration(std::ostream& os);
+#endif
 #if WEFT_HAS_OPENMP
 void openmp_initialize(int nthreads);
 void openmp_finalize();
@@ -71,6 +75,9 @@ void initialize(const InitializationSettings& settings) {
 #endif
 #if WEFT_HAS_OPENMP
   impl::openmp_initialize(threads);
+#endif
+#if WEFT_HAS_GPU_EMU
+  impl::gpuemu_initialize();
 #endif
   impl::g_runtime_state = impl::RuntimeState::initialized;
   if (settings.get_print_configuration()) print_configuration(std::cout);
@@ -142,6 +149,9 @@ void print_configuration(std::ostream& os, bool) {
 #endif
 #if WEFT_HAS_OPENMP
   impl::openmp_print_configuration(os);
+#endif
+#if WEFT_HAS_GPU_EMU
+  impl::gpuemu_print_configuration(os);
 #endif
 }
 

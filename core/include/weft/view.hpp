@@ -632,6 +632,8 @@ class View {
 #if WEFT_BOUNDS_CHECK
   template <class... I>
   WEFT_INLINE_FUNCTION void check_bounds(I... i) const {
+    if constexpr (requires { memory_space::impl_check_access(""); })
+      memory_space::impl_check_access(track_.record() ? track_.record()->label.c_str() : "(unmanaged)");
     const std::int64_t idx[] = {static_cast<std::int64_t>(i)..., 0};
     for (int k = 0; k < R; ++k)
       if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) [[unlikely]]

@@ -1,0 +1,49 @@
+// The state the SIMT emulator keeps for the emulated thread that is running (one per OS thread at a time).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace weft::impl::emu {
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+struct BlockState;
+
+/// Where the running emulated thread is: its indices and its block.
+struct ThreadContext {
+  Dim3 thread_idx;
+  Dim3 block_idx;
+  Dim3 block_dim;
+  Dim3 grid_dim;
+  unsigned linear;  // thread index within the block, x fastest
+  BlockState* block;
+  char* shared;  // the block's dynamic shared memory
+  std::size_t shared_bytes;
+};
+
+/// Set while an emulated thread runs; nullptr in host code.
+inline thread_local ThreadContext* t_thread = nullptr;
+
+enum class WarpOp : int { sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot };
+
+void sync_block();
+std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value, int arg, int width);
+[[noreturn]] void report(const char* what);
+
+using KernelBody = void (*)(const void*);
+/// Runs body(arg) on every thread of every block; returns when all have finished.
+void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, KernelBody body, const void* arg);
+
+/// Block order for the following launches (default: WEFT_EMU_BLOCK_ORDER, else index order).
+void set_block_order(bool shuffle, unsigned seed);
+
+/// Emulated device properties.
+inline constexpr int warp_size = 32;
+inline constexpr int max_threads_per_block = 1024;
+inline constexpr std::size_t max_shared_per_block = 48 * 1024;
+int multiprocessor_count();
+
+}  // namespace weft::impl::emu

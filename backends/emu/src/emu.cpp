@@ -1,0 +1,314 @@
+// The SIMT emulator: runs a kernel's blocks on CPU threads, each block's threads as cooperatively
+// scheduled fibers (Boost.Context), with real per-block shared memory, block barriers and warp
+// collectives with CUDA's semantics; reports divergent barriers, shuffles outside their mask and
+// deadlocks with the kernel label, block and thread.
+#include <omp.h>
+
+#include <algorithm>
+#include <boost/context/fiber.hpp>
+#include <boost/context/pooled_fixedsize_stack.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <weft/emu/context.hpp>
+#include <weft/error.hpp>
+#include <weft/spaces.hpp>
+
+namespace weft::impl::emu {
+namespace ctx = boost::context;
+
+namespace {
+
+enum class State { runnable, at_barrier, at_warp, done };
+
+struct Thread {
+  ctx::fiber fiber;
+  ctx::fiber scheduler;  // where a yield returns to
+  ThreadContext context;
+  State state = State::runnable;
+  WarpOp op = WarpOp::sync;
+  std::uint32_t mask = 0;
+  std::uint32_t value = 0;
+  int arg = 0;
+  int width = 32;
+  std::uint32_t result = 0;
+};
+
+}  // namespace
+
+struct BlockState {
+  const char* label;
+  std::vector<Thread> threads;
+  std::vector<char> shared;
+};
+
+namespace {
+
+thread_local Thread* t_fiber = nullptr;
+thread_local BlockState* t_block = nullptr;
+
+[[noreturn]] void fail(BlockState* b, const Thread* t, const std::string& what) {
+  std::string msg = "GpuEmu: kernel \"" + std::string(b ? b->label : "?") + "\"";
+  if (t) {
+    const auto& c = t->context;
+    msg += " block (" + std::to_string(c.block_idx.x) + "," + std::to_string(c.block_idx.y) + "," +
+           std::to_string(c.block_idx.z) + ") thread (" + std::to_string(c.thread_idx.x) + "," +
+           std::to_string(c.thread_idx.y) + "," + std::to_string(c.thread_idx.z) + ")";
+  }
+  msg += ": " + what;
+  abort_with(msg.c_str());
+}
+
+void yield() {
+  Thread* self = t_fiber;
+  self->scheduler = std::move(self->scheduler).resume();
+  // Resumed by the scheduler, which has set the thread context again.
+}
+
+/// Completes the warp collectives that every lane of their mask has reached.
+bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
+  bool released = false;
+  for (int i = warp_begin; i < warp_end; ++i) {
+    Thread& t = b.threads[i];
+    if (t.state != State::at_warp) continue;
+    const std::uint32_t mask = t.mask;
+    const int lane = i - warp_begin;
+    if (!(mask & (1u << lane))) fail(&b, &t, "warp collective with a mask that excludes the calling lane");
+    bool ready = true;
+    for (int l = 0; l < 32; ++l) {
+      if (!(mask & (1u << l))) continue;
+      const int j = warp_begin + l;
+      if (j >= warp_end)
+        fail(&b, &t, "warp collective mask names lane " + std::to_string(l) + ", which does not exist in this block");
+      const Thread& o = b.threads[j];
+      if (o.state == State::done)
+        fail(&b, &t, "warp collective mask names lane " + std::to_string(l) + ", which has exited");
+      if (o.state != State::at_warp) {
+        ready = false;
+        break;
+      }
+      if (o.mask != mask || o.op != t.op)
+        fail(&b, &t, "lanes of one warp reached different collectives (or with different masks) together");
+    }
+    if (!ready) continue;
+    for (int l = 0; l < 32; ++l) {
+      if (!(mask & (1u << l))) continue;
+      Thread& me = b.threads[warp_begin + l];
+      const int w = me.width;
+      if (w <= 0 || w > 32 || (w & (w - 1)))
+        fail(&b, &me, "shuffle width " + std::to_string(w) + " is not a power of two up to 32");
+      const int base = l & ~(w - 1);
+      int src = l;
+      switch (me.op) {
+        case WarpOp::shfl_idx:
+          src = base + (me.arg & (w - 1));
+          break;
+        case WarpOp::shfl_up:
+          src = l - me.arg >= base ? l - me.arg : l;
+          break;
+        case WarpOp::shfl_down:
+          src = l + me.arg < base + w ? l + me.arg : l;
+          break;
+        case WarpOp::shfl_xor:
+          src = (l ^ me.arg) < base + w && (l ^ me.arg) >= base ? (l ^ me.arg) : l;
+          break;
+        default:
+          break;
+      }
+      if (me.op == WarpOp::ballot) {
+        std::uint32_t bits = 0;
+        for (int k = 0; k < 32; ++k)
+          if ((mask & (1u << k)) && b.threads[warp_begin + k].value) bits |= 1u << k;
+        me.result = bits;
+      } else if (me.op != WarpOp::sync) {
+        if (!(mask & (1u << src)))
+          fail(&b, &me, "shuffle reads lane " + std::to_string(src) + ", outside its mask 0x" + [&] {
+            char h[16];
+            std::snprintf(h, sizeof h, "%08x", mask);
+            return std::string(h);
+          }() + " (the value would be undefined on a GPU)");
+        me.result = b.threads[warp_begin + src].value;
+      }
+    }
+    for (int l = 0; l < 32; ++l)
+      if (mask & (1u << l)) b.threads[warp_begin + l].state = State::runnable;
+    released = true;
+  }
+  return released;
+}
+
+void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixedsize_stack& stacks) {
+  t_block = &b;
+  for (auto& t : b.threads) {
+    Thread* tp = &t;
+    t.state = State::runnable;
+    t.fiber = ctx::fiber(std::allocator_arg, stacks, [tp, body, arg](ctx::fiber&& s) {
+      tp->scheduler = std::move(s);
+      body(arg);
+      tp->state = State::done;
+      return std::move(tp->scheduler);
+    });
+  }
+  const int n = static_cast<int>(b.threads.size());
+  while (true) {
+    bool progressed = false;
+    for (auto& t : b.threads) {
+      if (t.state != State::runnable) continue;
+      t_fiber = &t;
+      t_thread = &t.context;
+      t.fiber = std::move(t.fiber).resume();
+      progressed = true;
+    }
+    t_thread = nullptr;
+    t_fiber = nullptr;
+    int done = 0, at_barrier = 0;
+    const Thread* exited = nullptr;
+    const Thread* waiting = nullptr;
+    for (const auto& t : b.threads) {
+      if (t.state == State::done) {
+        ++done;
+        exited = &t;
+      }
+      if (t.state == State::at_barrier) {
+        ++at_barrier;
+        waiting = &t;
+      }
+    }
+    if (done == n) break;
+    bool released = false;
+    for (int w = 0; w < n; w += 32) released |= complete_warp_ops(b, w, std::min(n, w + 32));
+    if (at_barrier > 0 && at_barrier + done == n) {
+      if (done > 0)
+        fail(&b, waiting, "sync_block() (__syncthreads) not reached by every thread of the block: thread (" +
+                              std::to_string(exited->context.thread_idx.x) + "," +
+                              std::to_string(exited->context.thread_idx.y) + "," +
+                              std::to_string(exited->context.thread_idx.z) + ") exited without reaching it");
+      for (auto& t : b.threads) t.state = State::runnable;
+      released = true;
+    }
+    if (!progressed && !released) {
+      const Thread* stuck = waiting;
+      for (const auto& t : b.threads)
+        if (t.state == State::at_warp) stuck = &t;
+      fail(&b, stuck,
+           "deadlock: threads wait at a block barrier while others wait in a warp collective (divergent "
+           "sync_block or a warp collective not reached by every lane of its mask)");
+    }
+  }
+  t_block = nullptr;
+}
+
+struct Settings {
+  bool shuffle = false;
+  unsigned seed = 0;
+  int workers = 0;
+};
+
+Settings read_settings() {
+  Settings s;
+  if (const char* o = std::getenv("WEFT_EMU_BLOCK_ORDER")) {
+    const std::string v = o;
+    if (v.rfind("shuffle:", 0) == 0) {
+      s.shuffle = true;
+      s.seed = static_cast<unsigned>(std::strtoul(v.c_str() + 8, nullptr, 10));
+    } else if (v != "index") {
+      throw Error("WEFT_EMU_BLOCK_ORDER is \"" + v + "\"; use \"index\" or \"shuffle:SEED\"");
+    }
+  }
+  if (const char* w = std::getenv("WEFT_EMU_WORKERS")) s.workers = std::atoi(w);
+  return s;
+}
+
+}  // namespace
+
+void sync_block() {
+  if (!t_fiber) report("sync_block() called outside a kernel");
+  t_fiber->state = State::at_barrier;
+  yield();
+}
+
+std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value, int arg, int width) {
+  Thread* self = t_fiber;
+  if (!self) report("a warp collective was called outside a kernel");
+  self->state = State::at_warp;
+  self->op = op;
+  self->mask = mask;
+  self->value = value;
+  self->arg = arg;
+  self->width = width;
+  yield();
+  return self->result;
+}
+
+void report(const char* what) { fail(t_block, t_fiber, what); }
+
+int multiprocessor_count() {
+  static const int n = [] {
+    const char* w = std::getenv("WEFT_EMU_WORKERS");
+    return w && std::atoi(w) > 0 ? std::atoi(w) : omp_get_max_threads();
+  }();
+  return n;
+}
+
+namespace {
+Settings& settings() {
+  static Settings s = read_settings();
+  return s;
+}
+}  // namespace
+
+void set_block_order(bool shuffle, unsigned seed) {
+  settings().shuffle = shuffle;
+  settings().seed = seed;
+}
+
+void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, KernelBody body, const void* arg) {
+  const Settings& settings = emu::settings();
+  const unsigned nthreads = block.x * block.y * block.z;
+  if (nthreads == 0 || nthreads > static_cast<unsigned>(max_threads_per_block))
+    throw Error("GpuEmu: kernel \"" + std::string(label) + "\" launched with " + std::to_string(nthreads) +
+                " threads per block; give 1 to " + std::to_string(max_threads_per_block));
+  if (shared_bytes > max_shared_per_block)
+    throw Error("GpuEmu: kernel \"" + std::string(label) + "\" asks for " + std::to_string(shared_bytes) +
+                " bytes of shared memory per block; the maximum is " + std::to_string(max_shared_per_block));
+  const long nblocks = static_cast<long>(grid.x) * grid.y * grid.z;
+  if (nblocks == 0) return;
+  std::vector<long> order(nblocks);
+  std::iota(order.begin(), order.end(), 0L);
+  if (settings.shuffle) std::shuffle(order.begin(), order.end(), std::mt19937(settings.seed));
+  const int workers = std::max(1, std::min<int>(multiprocessor_count(), static_cast<int>(nblocks)));
+  long next = 0;
+#pragma omp parallel num_threads(workers)
+  {
+    HostParallelScope in_kernel;  // View copies inside kernels are not reference counted
+    ctx::pooled_fixedsize_stack stacks(64 * 1024);
+    BlockState b;
+    b.label = label;
+    b.threads.resize(nthreads);
+    b.shared.resize(shared_bytes > 0 ? shared_bytes : 1);
+    while (true) {
+      const long k = __atomic_fetch_add(&next, 1L, __ATOMIC_RELAXED);
+      if (k >= nblocks) break;
+      const long id = order[k];
+      const Dim3 bi{static_cast<unsigned>(id % grid.x), static_cast<unsigned>((id / grid.x) % grid.y),
+                    static_cast<unsigned>(id / (static_cast<long>(grid.x) * grid.y))};
+      std::memset(b.shared.data(), 0xA5, b.shared.size());  // uninitialized shared memory is not zero
+      unsigned lin = 0;
+      for (unsigned z = 0; z < block.z; ++z)
+        for (unsigned y = 0; y < block.y; ++y)
+          for (unsigned x = 0; x < block.x; ++x, ++lin) {
+            Thread& t = b.threads[lin];
+            t.context = ThreadContext{{x, y, z}, bi, block, grid, lin, &b, b.shared.data(), shared_bytes};
+          }
+      run_block(b, body, arg, stacks);
+    }
+  }
+}
+
+}  // namespace weft::impl::emu

@@ -1,0 +1,40 @@
+// The GpuEmu backend's runtime: its memory space and default instance.
+#include <cstdlib>
+#include <ostream>
+#include <string>
+
+#include <weft/emu/space.hpp>
+#include <weft/error.hpp>
+
+namespace weft {
+
+void* GpuEmuSpace::allocate(std::size_t bytes, std::string_view label) const {
+  if (bytes == 0) return nullptr;
+  void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!p)
+    impl::throw_error("weft::GpuEmuSpace: allocating " + std::to_string(bytes) + " bytes for " + impl::quote(label) +
+                      " failed (out of memory); use smaller extents or free other Views first");
+  return p;
+}
+void GpuEmuSpace::deallocate(void* ptr, std::size_t, std::string_view) const { std::free(ptr); }
+
+void GpuEmuSpace::impl_host_access_abort(const char* label) {
+  std::string msg = std::string("View \"") + label +
+                    "\" lives in GpuEmuSpace (device memory) but was accessed from host code; copy it to a host "
+                    "mirror first (weft::create_mirror_view_and_copy(weft::HostSpace(), view))";
+  impl::abort_with(msg.c_str());
+}
+
+namespace impl {
+HostInstance* g_gpuemu_default_instance = nullptr;
+HostInstance* host_default_instance(HostInstance*& slot, const char* space_name, int nthreads);
+
+void gpuemu_initialize() { host_default_instance(g_gpuemu_default_instance, "GpuEmu", 1); }
+void gpuemu_print_configuration(std::ostream& os) {
+  os << "  GpuEmu: SIMT emulator, " << emu::multiprocessor_count() << " emulated multiprocessors (CPU threads), "
+     << "warp size 32, " << emu::max_shared_per_block / 1024 << " KiB shared memory per block; block order "
+     << (std::getenv("WEFT_EMU_BLOCK_ORDER") ? std::getenv("WEFT_EMU_BLOCK_ORDER") : "index")
+     << "; vendor libraries (CUB, cuBLAS, NCCL) are not emulated: Weft's portable kernels run instead\n";
+}
+}  // namespace impl
+}  // namespace weft

@@ -1,0 +1,126 @@
+// The device-intrinsics layer: every kernel in backends/gpu/ (and linalg's GPU kernels) reaches the
+// hardware only through these functions, so that one kernel source runs on CUDA, HIP and the SIMT
+// emulator (GpuEmu). On CUDA/HIP each is the vendor intrinsic; under emulation each calls the emulator.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <weft/atomics.hpp>
+#include <weft/config.hpp>
+#include <weft/macros.hpp>
+
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define WEFT_GPU_DEVICE_PASS 1
+#else
+#define WEFT_GPU_DEVICE_PASS 0
+#include <weft/emu/context.hpp>
+#endif
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define WEFT_DEVICE __device__
+#else
+#define WEFT_DEVICE
+#endif
+
+namespace weft::gpu {
+
+struct dim3_t {
+  unsigned x, y, z;
+};
+inline constexpr int warp_size = 32;
+inline constexpr std::uint32_t full_mask = 0xffffffffu;
+
+#if WEFT_GPU_DEVICE_PASS
+WEFT_DEVICE inline dim3_t thread_idx() { return {threadIdx.x, threadIdx.y, threadIdx.z}; }
+WEFT_DEVICE inline dim3_t block_idx() { return {blockIdx.x, blockIdx.y, blockIdx.z}; }
+WEFT_DEVICE inline dim3_t block_dim() { return {blockDim.x, blockDim.y, blockDim.z}; }
+WEFT_DEVICE inline dim3_t grid_dim() { return {gridDim.x, gridDim.y, gridDim.z}; }
+WEFT_DEVICE inline unsigned thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+WEFT_DEVICE inline void sync_block() { __syncthreads(); }
+WEFT_DEVICE inline void sync_warp(std::uint32_t mask = full_mask) { __syncwarp(mask); }
+WEFT_DEVICE inline std::uint32_t shfl_word(std::uint32_t v, int lane, std::uint32_t mask, int width) {
+  return __shfl_sync(mask, v, lane, width);
+}
+WEFT_DEVICE inline std::uint32_t shfl_up_word(std::uint32_t v, unsigned d, std::uint32_t mask, int width) {
+  return __shfl_up_sync(mask, v, d, width);
+}
+WEFT_DEVICE inline std::uint32_t shfl_down_word(std::uint32_t v, unsigned d, std::uint32_t mask, int width) {
+  return __shfl_down_sync(mask, v, d, width);
+}
+WEFT_DEVICE inline std::uint32_t shfl_xor_word(std::uint32_t v, int m, std::uint32_t mask, int width) {
+  return __shfl_xor_sync(mask, v, m, width);
+}
+WEFT_DEVICE inline std::uint32_t ballot(bool p, std::uint32_t mask = full_mask) { return __ballot_sync(mask, p); }
+WEFT_DEVICE inline void threadfence() { __threadfence(); }
+WEFT_DEVICE inline char* dynamic_shared() {
+  extern __shared__ char weft_dynamic_shared[];
+  return weft_dynamic_shared;
+}
+#else
+namespace emu = weft::impl::emu;
+inline dim3_t thread_idx() {
+  const auto& d = emu::t_thread->thread_idx;
+  return {d.x, d.y, d.z};
+}
+inline dim3_t block_idx() {
+  const auto& d = emu::t_thread->block_idx;
+  return {d.x, d.y, d.z};
+}
+inline dim3_t block_dim() {
+  const auto& d = emu::t_thread->block_dim;
+  return {d.x, d.y, d.z};
+}
+inline dim3_t grid_dim() {
+  const auto& d = emu::t_thread->grid_dim;
+  return {d.x, d.y, d.z};
+}
+inline unsigned thread_rank() { return emu::t_thread->linear; }
+inline void sync_block() { emu::sync_block(); }
+inline void sync_warp(std::uint32_t mask = full_mask) { emu::warp_collective(emu::WarpOp::sync, mask, 0, 0, 32); }
+inline std::uint32_t shfl_word(std::uint32_t v, int lane, std::uint32_t mask, int width) {
+  return emu::warp_collective(emu::WarpOp::shfl_idx, mask, v, lane, width);
+}
+inline std::uint32_t shfl_up_word(std::uint32_t v, unsigned d, std::uint32_t mask, int width) {
+  return emu::warp_collective(emu::WarpOp::shfl_up, mask, v, static_cast<int>(d), width);
+}
+inline std::uint32_t shfl_down_word(std::uint32_t v, unsigned d, std::uint32_t mask, int width) {
+  return emu::warp_collective(emu::WarpOp::shfl_down, mask, v, static_cast<int>(d), width);
+}
+inline std::uint32_t shfl_xor_word(std::uint32_t v, int m, std::uint32_t mask, int width) {
+  return emu::warp_collective(emu::WarpOp::shfl_xor, mask, v, m, width);
+}
+inline std::uint32_t ballot(bool p, std::uint32_t mask = full_mask) {
+  return emu::warp_collective(emu::WarpOp::ballot, mask, p ? 1u : 0u, 0, 32);
+}
+inline void threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline char* dynamic_shared() { return emu::t_thread->shared; }
+#endif
+
+WEFT_DEVICE inline unsigned lane_id() { return thread_rank() % warp_size; }
+WEFT_DEVICE inline unsigned warp_id() { return thread_rank() / warp_size; }
+WEFT_DEVICE inline bool any(bool p, std::uint32_t mask = full_mask) { return ballot(p, mask) != 0; }
+WEFT_DEVICE inline bool all(bool p, std::uint32_t mask = full_mask) { return ballot(p, mask) == (ballot(true, mask)); }
+
+/// Shuffles of any trivially copyable value, one 32-bit word at a time (as CUDA does for 64-bit types).
+#define WEFT_IMPL_GPU_SHFL(NAME, WORD, ARG_T)                                                     \
+  template <class T>                                                                            \
+  WEFT_DEVICE inline T NAME(const T& v, ARG_T a, std::uint32_t mask = full_mask, int width = warp_size) { \
+    static_assert(std::is_trivially_copyable_v<T>, "weft::gpu shuffles need a trivially copyable type"); \
+    constexpr int words = (sizeof(T) + 3) / 4;                                                  \
+    std::uint32_t in[words] = {};                                                               \
+    std::uint32_t out[words];                                                                   \
+    std::memcpy(in, &v, sizeof(T));                                                             \
+    for (int k = 0; k < words; ++k) out[k] = WORD(in[k], a, mask, width);                       \
+    T r;                                                                                        \
+    std::memcpy(&r, out, sizeof(T));                                                            \
+    return r;                                                                                   \
+  }
+WEFT_IMPL_GPU_SHFL(shfl, shfl_word, int)
+WEFT_IMPL_GPU_SHFL(shfl_up, shfl_up_word, unsigned)
+WEFT_IMPL_GPU_SHFL(shfl_down, shfl_down_word, unsigned)
+WEFT_IMPL_GPU_SHFL(shfl_xor, shfl_xor_word, int)
+#undef WEFT_IMPL_GPU_SHFL
+
+}  // namespace weft::gpu

@@ -1,0 +1,41 @@
+// impl::ParallelFor on the GPU backends (CUDA, HIP, GpuEmu): one kernel, each thread walks its share.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <weft/gpu/work.hpp>
+
+namespace weft::impl {
+
+template <class F, class Policy, class Work>
+struct GpuForKernel {
+  F f;
+  Work work;
+  WEFT_DEVICE void operator()() const {
+    using Tag = typename Policy::work_tag;
+    work.run([this](const auto&... i) { invoke<Tag>(f, i...); });
+  }
+};
+
+template <class F, class Policy, class E>
+  requires GpuEngineSpace<E>
+class ParallelFor<F, Policy, E> {
+  using Vendor = typename E::impl_vendor;
+
+ public:
+  ParallelFor(std::string_view label, const F& f, const Policy& p) : label_(label), f_(f), p_(p), work_(label, p) {}
+  void execute() const {
+    const GpuLaunchShape s = work_.template shape<Vendor>();
+    const GpuForKernel<F, Policy, GpuWork<Policy>> k{f_, work_};
+    Vendor::launch(p_.space(), label_.c_str(), s, k);
+  }
+
+ private:
+  std::string label_;
+  const F& f_;
+  Policy p_;
+  GpuWork<Policy> work_;
+};
+
+}  // namespace weft::impl

@@ -1,0 +1,109 @@
+// impl::ParallelReduce on the GPU backends: a single-pass kernel. Each thread accumulates its share,
+// the block reduces through warp shuffles and shared memory, each block writes its partial, and the
+// last block to finish (an atomic ticket) joins the partials in block order and writes the result.
+// Deterministic for a fixed launch shape.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <weft/gpu/block.hpp>
+#include <weft/gpu/work.hpp>
+
+namespace weft::impl {
+
+template <class F, class Adaptor, class Policy, class Work>
+struct GpuReduceKernel {
+  using V = typename Adaptor::value_type;
+  F f;
+  Adaptor a;
+  Work work;
+  unsigned* ticket;  // zero before the launch; the last block resets it
+  V* partials;       // one (value_count values) per block
+  V* result;         // value_count values
+  std::size_t flag_offset;
+
+  WEFT_DEVICE void operator()() const {
+    using Tag = typename Policy::work_tag;
+    char* shared = gpu::dynamic_shared();
+    const int count = a.value_count();
+    const unsigned bid = gpu::block_idx().x;
+    if constexpr (!Adaptor::is_array) {
+      V acc;
+      a.init(&acc);
+      work.run([&](const auto&... i) { a.apply(&acc, [&](auto&... r) { invoke<Tag>(f, i..., r...); }); });
+      const V block_value = gpu::block_reduce(a, acc, shared);
+      if (gpu::thread_rank() == 0) partials[bid] = block_value;
+    } else {
+      V* mine = reinterpret_cast<V*>(shared) + std::size_t(gpu::thread_rank()) * count;
+      a.init(mine);
+      work.run([&](const auto&... i) { invoke<Tag>(f, i..., mine); });
+      gpu::sync_block();
+      if (gpu::thread_rank() == 0) {
+        V* first = reinterpret_cast<V*>(shared);
+        for (unsigned t = 1; t < gpu::block_threads(); ++t) a.join(first, first + std::size_t(t) * count);
+        for (int c = 0; c < count; ++c) partials[std::size_t(bid) * count + c] = first[c];
+      }
+    }
+    finish(shared + flag_offset, count);
+  }
+
+  WEFT_DEVICE void finish(char* flag_mem, int count) const {
+    unsigned* is_last = reinterpret_cast<unsigned*>(flag_mem);
+    const unsigned nblocks = gpu::grid_dim().x;
+    if (gpu::thread_rank() == 0) {
+      gpu::threadfence();  // publish this block's partial before taking a ticket
+      *is_last = atomic_fetch_add(ticket, 1u) == nblocks - 1 ? 1u : 0u;
+    }
+    gpu::sync_block();
+    if (*is_last && gpu::thread_rank() == 0) {
+      gpu::threadfence();
+      for (int c = 0; c < count; ++c) result[c] = partials[c];
+      for (unsigned b = 1; b < nblocks; ++b) a.join(result, partials + std::size_t(b) * count);
+      a.final(result);
+      *ticket = 0;
+    }
+  }
+};
+
+template <class F, class Adaptor, class Policy, class E>
+  requires GpuEngineSpace<E>
+class ParallelReduce<F, Adaptor, Policy, E> {
+  using Vendor = typename E::impl_vendor;
+  using V = typename Adaptor::value_type;
+
+ public:
+  ParallelReduce(std::string_view label, const F& f, const Adaptor& a, const Policy& p)
+      : label_(label), f_(f), a_(a), p_(p), work_(label, p) {}
+
+  void execute() const {
+    GpuLaunchShape s = work_.template shape<Vendor>();
+    const int count = a_.value_count();
+    const std::size_t values = Adaptor::is_array ? std::size_t(s.threads()) * count : 0;
+    const std::size_t temp = Adaptor::is_array ? values * sizeof(V) : gpu::BlockTemp<V>::bytes(s.threads());
+    const std::size_t flag_offset = (temp + 15) / 16 * 16;
+    s.shared_bytes = flag_offset + 16;
+    // One device buffer: [ticket | result | partials].
+    const std::size_t result_off = 64;
+    const std::size_t partial_off = result_off + (count * sizeof(V) + 63) / 64 * 64;
+    const std::size_t bytes = partial_off + std::size_t(s.blocks()) * count * sizeof(V);
+    char* buf = static_cast<char*>(Vendor::scratch_allocate(bytes));
+    Vendor::memset(buf, 0, result_off);
+    using K = GpuReduceKernel<F, Adaptor, Policy, GpuWork<Policy>>;
+    const K k{f_, a_, work_, reinterpret_cast<unsigned*>(buf), reinterpret_cast<V*>(buf + partial_off),
+              reinterpret_cast<V*>(buf + result_off), flag_offset};
+    Vendor::launch(p_.space(), label_.c_str(), s, k);
+    Vendor::deliver(p_.space(), a_, reinterpret_cast<V*>(buf + result_off), count);
+    Vendor::scratch_free(buf, bytes);
+  }
+
+ private:
+  std::string label_;
+  const F& f_;
+  Adaptor a_;
+  Policy p_;
+  GpuWork<Policy> work_;
+};
+
+}  // namespace weft::impl
