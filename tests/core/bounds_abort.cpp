@@ -3,10 +3,11 @@
 
 int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
-  weft::View<int**> v("bounded", 4, 5);
+  using Host = weft::DefaultHostExecutionSpace;
+  weft::View<int**, Host> v("bounded", 4, 5);
   weft::parallel_for(
-      "in_range", weft::RangePolicy<>(0, 4), WEFT_LAMBDA(int i) { v(i, 4) = i; });
+      "in_range", weft::RangePolicy<Host>(0, 4), WEFT_LAMBDA(int i) { v(i, 4) = i; });
   weft::parallel_for(
-      "out_of_range", weft::RangePolicy<weft::DefaultHostExecutionSpace>(2, 3), WEFT_LAMBDA(int i) { v(i, 7) = 1; });
+      "out_of_range", weft::RangePolicy<Host>(2, 3), WEFT_LAMBDA(int i) { v(i, 7) = 1; });
   return 0;
 }

@@ -264,8 +264,10 @@ class TeamPolicy {
   int team_size() const { return team_ > 0 ? team_ : team_size_recommended(); }
   int vector_length() const { return vector_ > 0 ? vector_ : 1; }
   bool impl_auto_team_size() const { return team_ <= 0; }
-  int team_size_max() const { return impl::TeamTraits<execution_space>::team_size_max(space_); }
-  int team_size_recommended() const { return impl::TeamTraits<execution_space>::team_size_recommended(space_); }
+  int team_size_max() const { return impl::TeamTraits<execution_space>::team_size_max(space_, vector_length()); }
+  int team_size_recommended() const {
+    return impl::TeamTraits<execution_space>::team_size_recommended(space_, vector_length());
+  }
   template <class F, class Tag>
   int team_size_max(const F&, const Tag&) const {
     return team_size_max();

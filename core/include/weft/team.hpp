@@ -2,7 +2,8 @@
 // TeamThreadRange, ThreadVectorRange and TeamVectorRange, and single(PerTeam / PerThread). Written once
 // against the member hooks every backend's team member provides:
 //   impl_for(level, b, e, body), impl_join(level, adaptor, value*), impl_exclusive_prefix(level, adaptor,
-//   value*, total*), team_rank(), team_broadcast(value, source).
+//   value*, total*), impl_single_team(f), impl_single_lane(f), impl_vector_broadcast(value), team_rank(),
+//   team_broadcast(value, source).
 #pragma once
 
 #include <type_traits>
@@ -64,11 +65,11 @@ requires(sizeof...(Total) <= 1) WEFT_INLINE_FUNCTION
 /// broadcasts `value` to every thread.
 template <class M, class F>
 WEFT_INLINE_FUNCTION void single(const impl::PerTeamSingle<M>& s, const F& f) {
-  if (s.member.team_rank() == 0) f();
+  s.member.impl_single_team(f);
 }
 template <class M, class F, class T>
 WEFT_INLINE_FUNCTION void single(const impl::PerTeamSingle<M>& s, const F& f, T& value) {
-  if (s.member.team_rank() == 0) f(value);
+  s.member.impl_single_team([&] { f(value); });
   s.member.team_broadcast(value, 0);
 }
 /// single(PerThread(member), f): one vector lane of the calling thread runs f.
@@ -79,6 +80,7 @@ WEFT_INLINE_FUNCTION void single(const impl::PerThreadSingle<M>& s, const F& f) 
 template <class M, class F, class T>
 WEFT_INLINE_FUNCTION void single(const impl::PerThreadSingle<M>& s, const F& f, T& value) {
   s.member.impl_single_lane([&] { f(value); });
+  s.member.impl_vector_broadcast(value);
 }
 
 }  // namespace weft

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include <weft/gpu/team.hpp>
 #include <weft/gpu/work.hpp>
 
 namespace weft::impl {
@@ -26,8 +27,10 @@ class ParallelFor<F, Policy, E> {
  public:
   ParallelFor(std::string_view label, const F& f, const Policy& p) : label_(label), f_(f), p_(p), work_(label, p) {}
   void execute() const {
-    const GpuLaunchShape s = work_.template shape<Vendor>();
-    const GpuForKernel<F, Policy, GpuWork<Policy>> k{f_, work_};
+    GpuWork<Policy> work = work_;
+    const GpuLaunchShape s = work.template shape<Vendor>();
+    const GpuLevel1<Vendor> level1(work, s.blocks());
+    const GpuForKernel<F, Policy, GpuWork<Policy>> k{f_, work};
     Vendor::launch(p_.space(), label_.c_str(), s, k);
   }
 

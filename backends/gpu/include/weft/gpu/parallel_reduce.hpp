@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <weft/gpu/block.hpp>
+#include <weft/gpu/team.hpp>
 #include <weft/gpu/work.hpp>
 
 namespace weft::impl {
@@ -22,23 +23,27 @@ struct GpuReduceKernel {
   unsigned* ticket;  // zero before the launch; the last block resets it
   V* partials;       // one (value_count values) per block
   V* result;         // value_count values
+  std::size_t temp_offset;  // after the policy's own shared memory (team slots and scratch)
   std::size_t flag_offset;
 
   WEFT_DEVICE void operator()() const {
     using Tag = typename Policy::work_tag;
-    char* shared = gpu::dynamic_shared();
+    constexpr bool team = policy_kind<Policy>::value == 2;
+    char* shared = gpu::dynamic_shared() + temp_offset;
     const int count = a.value_count();
     const unsigned bid = gpu::block_idx().x;
     if constexpr (!Adaptor::is_array) {
       V acc;
       a.init(&acc);
       work.run([&](const auto&... i) { a.apply(&acc, [&](auto&... r) { invoke<Tag>(f, i..., r...); }); });
+      if (team && gpu::thread_idx().x != 0) a.init(&acc);  // a team thread's vector lanes count once
       const V block_value = gpu::block_reduce(a, acc, shared);
       if (gpu::thread_rank() == 0) partials[bid] = block_value;
     } else {
       V* mine = reinterpret_cast<V*>(shared) + std::size_t(gpu::thread_rank()) * count;
       a.init(mine);
       work.run([&](const auto&... i) { invoke<Tag>(f, i..., mine); });
+      if (team && gpu::thread_idx().x != 0) a.init(mine);
       gpu::sync_block();
       if (gpu::thread_rank() == 0) {
         V* first = reinterpret_cast<V*>(shared);
@@ -46,7 +51,7 @@ struct GpuReduceKernel {
         for (int c = 0; c < count; ++c) partials[std::size_t(bid) * count + c] = first[c];
       }
     }
-    finish(shared + flag_offset, count);
+    finish(gpu::dynamic_shared() + flag_offset, count);
   }
 
   WEFT_DEVICE void finish(char* flag_mem, int count) const {
@@ -78,11 +83,14 @@ class ParallelReduce<F, Adaptor, Policy, E> {
       : label_(label), f_(f), a_(a), p_(p), work_(label, p) {}
 
   void execute() const {
-    GpuLaunchShape s = work_.template shape<Vendor>();
+    GpuWork<Policy> work = work_;
+    GpuLaunchShape s = work.template shape<Vendor>();
+    const GpuLevel1<Vendor> level1(work, s.blocks());
     const int count = a_.value_count();
     const std::size_t values = Adaptor::is_array ? std::size_t(s.threads()) * count : 0;
     const std::size_t temp = Adaptor::is_array ? values * sizeof(V) : gpu::BlockTemp<V>::bytes(s.threads());
-    const std::size_t flag_offset = (temp + 15) / 16 * 16;
+    const std::size_t temp_offset = (work.shared_end() + 15) / 16 * 16;
+    const std::size_t flag_offset = (temp_offset + temp + 15) / 16 * 16;
     s.shared_bytes = flag_offset + 16;
     // One device buffer: [ticket | result | partials].
     const std::size_t result_off = 64;
@@ -91,8 +99,8 @@ class ParallelReduce<F, Adaptor, Policy, E> {
     char* buf = static_cast<char*>(Vendor::scratch_allocate(bytes));
     Vendor::memset(buf, 0, result_off);
     using K = GpuReduceKernel<F, Adaptor, Policy, GpuWork<Policy>>;
-    const K k{f_, a_, work_, reinterpret_cast<unsigned*>(buf), reinterpret_cast<V*>(buf + partial_off),
-              reinterpret_cast<V*>(buf + result_off), flag_offset};
+    const K k{f_,         a_,         work, reinterpret_cast<unsigned*>(buf), reinterpret_cast<V*>(buf + partial_off),
+              reinterpret_cast<V*>(buf + result_off), temp_offset, flag_offset};
     Vendor::launch(p_.space(), label_.c_str(), s, k);
     Vendor::deliver(p_.space(), a_, reinterpret_cast<V*>(buf + result_off), count);
     Vendor::scratch_free(buf, bytes);

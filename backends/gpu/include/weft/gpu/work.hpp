@@ -24,6 +24,28 @@ struct GpuLaunchShape {
   unsigned blocks() const { return grid.x * grid.y * grid.z; }
 };
 
+/// Owns the level-1 team scratch of one dispatch (none for other policies).
+template <class Vendor>
+class GpuLevel1 {
+ public:
+  template <class Work>
+  GpuLevel1(Work& work, unsigned blocks) : bytes_(work.level1_bytes_per_block() * blocks) {
+    if (bytes_) {
+      p_ = static_cast<char*>(Vendor::scratch_allocate(bytes_));
+      work.set_level1(p_);
+    }
+  }
+  ~GpuLevel1() {
+    if (p_) Vendor::scratch_free(p_, bytes_);
+  }
+  GpuLevel1(const GpuLevel1&) = delete;
+  GpuLevel1& operator=(const GpuLevel1&) = delete;
+
+ private:
+  std::size_t bytes_;
+  char* p_ = nullptr;
+};
+
 /// Blocks of 256 threads, enough of them to fill the device (a few per multiprocessor), fewer for small n.
 template <class Vendor>
 GpuLaunchShape range_shape(std::int64_t n) {
@@ -58,6 +80,9 @@ class GpuWork<RangePolicy<P...>> {
   }
   I begin() const { return b_; }
   I end() const { return e_; }
+  std::size_t shared_end() const { return 0; }
+  std::size_t level1_bytes_per_block() const { return 0; }
+  void set_level1(char*) {}
 
  private:
   I b_, e_;
@@ -82,6 +107,10 @@ class GpuWork<MDRangePolicy<P...>> {
   GpuLaunchShape shape() const {
     return range_shape<Vendor>(total_);
   }
+  std::size_t shared_end() const { return 0; }
+  std::size_t level1_bytes_per_block() const { return 0; }
+  void set_level1(char*) {}
+
   template <class Item>
   WEFT_DEVICE void run(const Item& item) const {
     const std::int64_t stride = std::int64_t(gpu::grid_dim().x) * gpu::block_dim().x;

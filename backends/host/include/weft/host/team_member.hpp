@@ -145,6 +145,12 @@ class HostTeamMember {
   void impl_single_lane(const F& f) const {
     f();
   }
+  template <class T>
+  void impl_vector_broadcast(T&) const {}
+  template <class F>
+  void impl_single_team(const F& f) const {
+    if (team_rank_ == 0) f();
+  }
 
  private:
   char* slot(int k) const { return shared_->slots + static_cast<std::size_t>(k) * host_team_slot_bytes; }
@@ -161,8 +167,8 @@ class HostTeamMember {
 template <class E>
 requires E::impl_is_host_space struct TeamTraits<E> {
   using member_type = HostTeamMember<E>;
-  static int team_size_max(const E& e) { return e.concurrency(); }
-  static int team_size_recommended(const E&) { return 1; }
+  static int team_size_max(const E& e, int) { return e.concurrency(); }
+  static int team_size_recommended(const E&, int) { return 1; }
   static std::size_t scratch_size_max(int level) {
     return level == 0 ? (std::size_t(256) << 10) : (std::size_t(256) << 20);
   }

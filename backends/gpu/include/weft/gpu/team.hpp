@@ -1,0 +1,277 @@
+// Teams on the GPU backends: league -> blocks (grid-stride), team -> threadIdx.y, vector -> threadIdx.x.
+// Level-0 scratch lives in dynamic shared memory after the member's reduction slots; level-1 scratch is
+// a global buffer with one slice per block.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <string>
+#include <string_view>
+
+#include <weft/gpu/block.hpp>
+#include <weft/gpu/intrinsics.hpp>
+#include <weft/gpu/work.hpp>
+#include <weft/policies.hpp>
+#include <weft/reducers.hpp>
+#include <weft/scratch.hpp>
+
+namespace weft::impl {
+
+/// Bytes of shared memory per thread for nested reductions, scans and broadcasts.
+inline constexpr std::size_t gpu_team_slot_bytes = 32;
+
+template <class E>
+class GpuTeamMember {
+ public:
+  using execution_space = E;
+  using scratch_memory_space = ScratchMemorySpace<E>;
+
+  WEFT_DEVICE GpuTeamMember(std::int64_t league_rank, std::int64_t league_size, char* slots, char* scratch0,
+                            char* scratch1, std::size_t team0, std::size_t thread0, std::size_t team1,
+                            std::size_t thread1)
+      : league_rank_(league_rank), league_size_(league_size), slots_(slots) {
+    const unsigned ty = gpu::thread_idx().y;
+    team_scratch_[0] = scratch_memory_space(scratch0, team0, 0);
+    thread_scratch_[0] = scratch_memory_space(scratch0 + team0 + ty * thread0, thread0, 0);
+    team_scratch_[1] = scratch_memory_space(scratch1, team1, 1);
+    thread_scratch_[1] = scratch_memory_space(scratch1 + team1 + ty * thread1, thread1, 1);
+  }
+
+  WEFT_DEVICE int league_rank() const { return static_cast<int>(league_rank_); }
+  WEFT_DEVICE int league_size() const { return static_cast<int>(league_size_); }
+  WEFT_DEVICE int team_rank() const { return static_cast<int>(gpu::thread_idx().y); }
+  WEFT_DEVICE int team_size() const { return static_cast<int>(gpu::block_dim().y); }
+  WEFT_DEVICE int impl_vector_length() const { return static_cast<int>(gpu::block_dim().x); }
+  WEFT_DEVICE const scratch_memory_space& team_scratch(int level) const { return team_scratch_[level]; }
+  WEFT_DEVICE const scratch_memory_space& thread_scratch(int level) const { return thread_scratch_[level]; }
+  WEFT_DEVICE const scratch_memory_space& team_shmem() const { return team_scratch_[0]; }
+  WEFT_DEVICE void team_barrier() const { gpu::sync_block(); }
+
+  template <class T>
+  WEFT_DEVICE void team_broadcast(T& value, int source) const {
+    static_assert(sizeof(T) <= gpu_team_slot_bytes * 32, "weft: team_broadcast of a value over 1 KiB on a GPU");
+    char* area = slots_ + std::size_t(gpu::block_threads()) * gpu_team_slot_bytes;  // not the per-thread slots
+    if (team_rank() == source && gpu::thread_idx().x == 0) new (area) T(value);
+    gpu::sync_block();
+    value = *std::launder(reinterpret_cast<T*>(area));
+    gpu::sync_block();
+  }
+  template <class F, class T>
+  WEFT_DEVICE void team_broadcast(const F& f, T& value, int source) const {
+    if (team_rank() == source) f(value);
+    team_broadcast(value, source);
+  }
+  template <class R>
+    requires Reducer<R>
+  WEFT_DEVICE void team_reduce(const R& reducer) const {
+    ReducerAdaptor<R> a{reducer};
+    typename R::value_type v = reducer.reference();
+    impl_join(NestLevel::TeamThread, a, &v);
+    reducer.reference() = v;
+  }
+  template <class T>
+  WEFT_DEVICE T team_scan(const T& value, T* total = nullptr) const {
+    T sink{};
+    ReducerAdaptor<Sum<T>> a{Sum<T>(sink)};
+    T v = value;
+    T all;
+    impl_exclusive_prefix(NestLevel::TeamThread, a, &v, &all);
+    if (total) *total = all;
+    return v;
+  }
+
+  // ---- hooks for <weft/team.hpp>; every level hands out contiguous chunks so that scans see index order ----
+  template <class I, class Body>
+  WEFT_DEVICE void impl_for(NestLevel level, I b, I e, const Body& body) const {
+    int parts, me;
+    where(level, parts, me);
+    const std::int64_t n = static_cast<std::int64_t>(e) - static_cast<std::int64_t>(b);
+    const std::int64_t q = n / parts, r = n % parts;
+    const std::int64_t lo = me * q + (me < r ? me : r);
+    const std::int64_t hi = lo + q + (me < r ? 1 : 0);
+    for (std::int64_t i = lo; i < hi; ++i) body(static_cast<I>(b + i));
+  }
+  template <class Adaptor>
+  WEFT_DEVICE void impl_join(NestLevel level, const Adaptor& a, typename Adaptor::value_type* v) const {
+    using V = typename Adaptor::value_type;
+    static_assert(sizeof(V) <= gpu_team_slot_bytes, "weft: nested reductions on a GPU take values up to 32 bytes");
+    int parts, me;
+    where(level, parts, me);
+    const int first = gather(level, *v, me);
+    V acc = slot<V>(first);
+    for (int k = 1; k < parts; ++k) a.join(&acc, &slot<V>(first + stride(level) * k));
+    release(level);
+    *v = acc;
+  }
+  template <class Adaptor>
+  WEFT_DEVICE void impl_exclusive_prefix(NestLevel level, const Adaptor& a, typename Adaptor::value_type* v,
+                                         typename Adaptor::value_type* total) const {
+    using V = typename Adaptor::value_type;
+    static_assert(sizeof(V) <= gpu_team_slot_bytes, "weft: nested scans on a GPU take values up to 32 bytes");
+    int parts, me;
+    where(level, parts, me);
+    const int first = gather(level, *v, me);
+    V off;
+    a.init(&off);
+    for (int k = 0; k < me; ++k) a.join(&off, &slot<V>(first + stride(level) * k));
+    V all = off;
+    for (int k = me; k < parts; ++k) a.join(&all, &slot<V>(first + stride(level) * k));
+    release(level);
+    *v = off;
+    *total = all;
+  }
+  template <class T>
+  WEFT_DEVICE void impl_vector_broadcast(T& value) const {
+    const int first = gather(NestLevel::ThreadVector, value, static_cast<int>(gpu::thread_idx().x));
+    value = slot<T>(first);
+    release(NestLevel::ThreadVector);
+  }
+  template <class F>
+  WEFT_DEVICE void impl_single_lane(const F& f) const {
+    if (gpu::thread_idx().x == 0) f();
+  }
+  template <class F>
+  WEFT_DEVICE void impl_single_team(const F& f) const {
+    if (gpu::thread_idx().x == 0 && gpu::thread_idx().y == 0) f();
+  }
+
+ private:
+  /// How many parts a level splits into and which one the calling thread/lane is.
+  WEFT_DEVICE void where(NestLevel level, int& parts, int& me) const {
+    const gpu::dim3_t t = gpu::thread_idx(), d = gpu::block_dim();
+    if (level == NestLevel::TeamThread) {
+      parts = static_cast<int>(d.y);
+      me = static_cast<int>(t.y);
+    } else if (level == NestLevel::ThreadVector) {
+      parts = static_cast<int>(d.x);
+      me = static_cast<int>(t.x);
+    } else {
+      parts = static_cast<int>(d.x * d.y);
+      me = static_cast<int>(t.y * d.x + t.x);
+    }
+  }
+  WEFT_DEVICE int stride(NestLevel level) const {
+    return level == NestLevel::TeamThread ? static_cast<int>(gpu::block_dim().x) : 1;
+  }
+  /// The lanes of the calling thread's vector segment, as a warp mask.
+  WEFT_DEVICE std::uint32_t segment_mask() const {
+    const unsigned v = gpu::block_dim().x;
+    if (v >= 32) return gpu::full_mask;
+    const unsigned base = gpu::lane_id() & ~(v - 1);
+    return ((1u << v) - 1u) << base;
+  }
+  /// Writes the value into the calling thread's slot and waits for the level; returns the slot index
+  /// of part 0. Team levels synchronize the block, the vector level the thread's lanes.
+  template <class V>
+  WEFT_DEVICE int gather(NestLevel level, const V& value, int) const {
+    const unsigned rank = gpu::thread_rank();
+    new (slots_ + rank * gpu_team_slot_bytes) V(value);
+    if (level == NestLevel::ThreadVector) {
+      gpu::sync_warp(segment_mask());
+      return static_cast<int>(rank - gpu::thread_idx().x);
+    }
+    gpu::sync_block();
+    return 0;
+  }
+  WEFT_DEVICE void release(NestLevel level) const {
+    if (level == NestLevel::ThreadVector)
+      gpu::sync_warp(segment_mask());
+    else
+      gpu::sync_block();
+  }
+  template <class V>
+  WEFT_DEVICE V& slot(int k) const {
+    return *std::launder(reinterpret_cast<V*>(slots_ + std::size_t(k) * gpu_team_slot_bytes));
+  }
+
+  std::int64_t league_rank_;
+  std::int64_t league_size_;
+  char* slots_;
+  scratch_memory_space team_scratch_[2];
+  scratch_memory_space thread_scratch_[2];
+};
+
+template <class E>
+  requires GpuEngineSpace<E>
+struct TeamTraits<E> {
+  using member_type = GpuTeamMember<E>;
+  static int team_size_max(const E&, int vector_length) { return 1024 / (vector_length > 0 ? vector_length : 1); }
+  static int team_size_recommended(const E&, int vector_length) {
+    return 128 / (vector_length > 0 ? vector_length : 1) > 0 ? 128 / vector_length : 1;
+  }
+  static std::size_t scratch_size_max(int level) { return level == 0 ? (std::size_t(32) << 10) : (std::size_t(256) << 20); }
+};
+
+[[noreturn]] void throw_team_error(std::string_view label, const std::string& what);
+
+template <class... P>
+class GpuWork<TeamPolicy<P...>> {
+  using Policy = TeamPolicy<P...>;
+  using E = typename Policy::execution_space;
+  using Vendor = typename E::impl_vendor;
+
+ public:
+  GpuWork(std::string_view label, const Policy& p) : league_(p.league_size()) {
+    ts_ = p.team_size();
+    vl_ = p.vector_length();
+    if (vl_ > 32 || (vl_ & (vl_ - 1)))
+      throw_team_error(label, "vector length " + std::to_string(vl_) + " is not a power of two up to 32 on " +
+                                  E::name());
+    const int max = p.team_size_max();
+    if (ts_ > max)
+      throw_team_error(label, "team size " + std::to_string(ts_) + " with vector length " + std::to_string(vl_) +
+                                  " exceeds the maximum " + std::to_string(max) + " of " + E::name() +
+                                  " (1024 threads per block); use weft::AUTO or at most " + std::to_string(max));
+    for (int l = 0; l < 2; ++l) {
+      team_[l] = (p.team_scratch_size(l) + 15) / 16 * 16;
+      thread_[l] = (p.thread_scratch_size(l) + 15) / 16 * 16;
+      const std::size_t want = p.scratch_size(l, ts_);
+      const std::size_t lim = Policy::scratch_size_max(l);
+      if (want > lim)
+        throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + std::to_string(want) +
+                                    " bytes per team (" + std::to_string(p.team_scratch_size(l)) + " per team + " +
+                                    std::to_string(p.thread_scratch_size(l)) + " per thread x " + std::to_string(ts_) +
+                                    " threads) exceeds the maximum " + std::to_string(lim) +
+                                    " bytes; reduce it or move data to level 1");
+    }
+    const std::int64_t cap = std::int64_t(Vendor::multiprocessor_count()) * Vendor::blocks_per_multiprocessor * 4;
+    grid_ = static_cast<unsigned>(league_ < 1 ? 1 : (league_ < cap ? league_ : cap));
+  }
+  template <class V>
+  GpuLaunchShape shape() const {
+    GpuLaunchShape s;
+    s.block = {static_cast<unsigned>(vl_), static_cast<unsigned>(ts_), 1};
+    s.grid = {grid_, 1, 1};
+    s.shared_bytes = slots_bytes() + team_[0] + thread_[0] * ts_;
+    return s;
+  }
+  /// One slot per thread, then the broadcast area (32 slots), so that a broadcast never overwrites a slot
+  /// another thread's vector lanes may still be reading.
+  std::size_t slots_bytes() const { return (std::size_t(vl_) * ts_ + 32) * gpu_team_slot_bytes; }
+  std::size_t level1_bytes_per_block() const { return team_[1] + thread_[1] * ts_; }
+  void set_level1(char* p) { level1_ = p; }
+  /// Where a kernel that needs its own shared memory may put it (after the team's).
+  std::size_t shared_end() const { return slots_bytes() + team_[0] + thread_[0] * ts_; }
+
+  template <class Item>
+  WEFT_DEVICE void run(const Item& item) const {
+    char* shared = gpu::dynamic_shared();
+    char* l1 = level1_ ? level1_ + std::size_t(gpu::block_idx().x) * level1_bytes_per_block() : nullptr;
+    for (std::int64_t l = gpu::block_idx().x; l < league_; l += gpu::grid_dim().x) {
+      const GpuTeamMember<E> m(l, league_, shared, shared + slots_bytes(), l1, team_[0], thread_[0], team_[1],
+                               thread_[1]);
+      item(m);
+      gpu::sync_block();  // the next league rank reuses shared memory and scratch
+    }
+  }
+
+ private:
+  std::int64_t league_;
+  int ts_ = 1, vl_ = 1;
+  unsigned grid_ = 1;
+  std::size_t team_[2] = {0, 0}, thread_[2] = {0, 0};
+  char* level1_ = nullptr;
+};
+
+}  // namespace weft::impl

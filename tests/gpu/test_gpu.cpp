@@ -1,0 +1,327 @@
+// Weft's GPU kernels (backends/gpu/) on the device backend of this build: warp and block primitives
+// against their CUDA semantics computed on the host, then every pattern through the public API with
+// results checked on host mirrors, and block-order independence under shuffled block order (GpuEmu).
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <weft/gpu/block.hpp>
+#include <weft/gpu/warp.hpp>
+
+#include "test_common.hpp"
+
+namespace {
+
+using Dev = weft::DefaultExecutionSpace;
+using Vendor = typename Dev::impl_vendor;
+using Shape = weft::impl::GpuLaunchShape;
+
+template <class V>
+auto to_host(const V& v) {
+  return weft::create_mirror_view_and_copy(weft::HostSpace(), v);
+}
+
+// ---- warp primitives -------------------------------------------------------------------------------------
+struct WarpOpsKernel {
+  weft::View<double**, weft::LayoutRight, Dev> out;  // (thread, op)
+  WEFT_DEVICE void operator()() const {
+    namespace g = weft::gpu;
+    const unsigned t = g::thread_rank() + g::block_idx().x * g::block_threads();
+    const unsigned lane = g::lane_id();
+    const double v = lane * 10.0 + g::block_idx().x * 1000.0 + 0.25;
+    out(t, 0) = g::shfl(v, static_cast<int>((lane + 3) % 32));
+    out(t, 1) = g::shfl_down(v, 5u);
+    out(t, 2) = g::shfl_up(v, 2u, g::full_mask, 8);
+    out(t, 3) = g::shfl_xor(v, 1, g::full_mask, 16);
+    out(t, 4) = g::ballot(lane % 3 == 0);
+    out(t, 5) = g::any(lane == 7) ? 1 : 0;
+    out(t, 6) = g::all(lane < 40) ? 1 : 0;
+    out(t, 7) = -1;
+    if (lane < 16) out(t, 7) = g::shfl_down(v, 4u, 0x0000ffffu, 16);
+  }
+};
+
+TEST_CASE("warp shuffles, ballots and votes follow CUDA semantics for full and partial masks") {
+  const unsigned blocks = 3, threads = 64;
+  WarpOpsKernel k{weft::View<double**, weft::LayoutRight, Dev>("out", blocks * threads, 8)};
+  Shape s;
+  s.grid = {blocks, 1, 1};
+  s.block = {threads, 1, 1};
+  Vendor::launch(Dev(), "warp_ops", s, k);
+  auto h = to_host(k.out);
+  int wrong = 0;
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned i = 0; i < threads; ++i) {
+      const unsigned t = b * threads + i, lane = i % 32;
+      auto val = [&](unsigned l) { return l * 10.0 + b * 1000.0 + 0.25; };
+      wrong += h(t, 0) != val((lane + 3) % 32);
+      wrong += h(t, 1) != (lane + 5 < 32 ? val(lane + 5) : val(lane));
+      wrong += h(t, 2) != ((lane % 8) >= 2 ? val(lane - 2) : val(lane));
+      wrong += h(t, 3) != val(lane ^ 1);
+      wrong += h(t, 4) != double(0x49249249u);  // lanes 0, 3, 6, ..., 30
+      wrong += h(t, 5) != 1.0;
+      wrong += h(t, 6) != 1.0;
+      wrong += h(t, 7) != (lane < 16 ? (lane + 4 < 16 ? val(lane + 4) : val(lane)) : -1.0);
+    }
+  CHECK(wrong == 0);
+}
+
+// ---- block primitives ---------------------------------------------------------------------------------------
+struct SumAdaptor {
+  using value_type = std::int64_t;
+  WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const { *v = 0; }
+  WEFT_FORCEINLINE_FUNCTION void join(value_type* d, const value_type* s) const { *d += *s; }
+};
+
+struct BlockKernel {
+  weft::View<std::int64_t**, weft::LayoutRight, Dev> out;  // (thread, {reduce, exclusive scan, total})
+  bool scan;
+  WEFT_DEVICE void operator()() const {
+    namespace g = weft::gpu;
+    const unsigned r = g::thread_rank();
+    const std::int64_t v = (r * 7) % 13 + 1;
+    const SumAdaptor a;
+    out(r, 0) = g::block_reduce(a, v, g::dynamic_shared());
+    if (scan) {
+      std::int64_t total = 0;
+      out(r, 1) = g::block_exclusive_scan(a, v, &total, g::dynamic_shared());
+      out(r, 2) = total;
+    }
+  }
+};
+
+TEST_CASE("block reduce (any block size) and block exclusive scan (multiples of 32)") {
+  for (unsigned n : {1u, 32u, 33u, 64u, 100u, 256u, 1024u}) {
+    INFO("block size " << n);
+    const bool scan = n % 32 == 0;
+    BlockKernel k{weft::View<std::int64_t**, weft::LayoutRight, Dev>("out", n, 3), scan};
+    Shape s;
+    s.block = {n, 1, 1};
+    s.shared_bytes = weft::gpu::BlockTemp<std::int64_t>::bytes(n);
+    Vendor::launch(Dev(), "block_ops", s, k);
+    auto h = to_host(k.out);
+    std::int64_t total = 0;
+    for (unsigned r = 0; r < n; ++r) total += (r * 7) % 13 + 1;
+    std::int64_t run = 0;
+    int wrong = 0;
+    for (unsigned r = 0; r < n; ++r) {
+      wrong += h(r, 0) != total;
+      if (scan) {
+        wrong += h(r, 1) != run;
+        wrong += h(r, 2) != total;
+      }
+      run += (r * 7) % 13 + 1;
+    }
+    CHECK(wrong == 0);
+  }
+}
+
+// ---- the public patterns ----------------------------------------------------------------------------------
+TEST_CASE("parallel_for, parallel_reduce (every reducer, several at once, arrays) and parallel_scan") {
+  for (const int n : {0, 1, 255, 257, 100003}) {
+    INFO("n = " << n << ", seed 5");
+    auto vals = weft_test::random_values<double>(n, 5, -50, 50);
+    weft::View<double*, Dev> x("x", n);
+    {
+      auto hx = weft::create_mirror_view(x);
+      for (int i = 0; i < n; ++i) hx(i) = vals[i];
+      weft::deep_copy(x, hx);
+    }
+    long double ref = 0;
+    double mn = n ? vals[0] : 0, mx = n ? vals[0] : 0;
+    int mnl = 0, mxl = 0;
+    for (int i = 0; i < n; ++i) {
+      ref += vals[i];
+      if (vals[i] < mn) mn = vals[i], mnl = i;
+      if (vals[i] > mx) mx = vals[i], mxl = i;
+    }
+    double sum = -1;
+    weft::parallel_reduce("sum", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i, double& a) { a += x(i); }, sum);
+    CHECK(sum == doctest::Approx(double(ref)).epsilon(1e-12));
+    using MML = weft::MinMaxLoc<double, int>;
+    MML::value_type mml{};
+    std::int64_t count = 0;
+    weft::parallel_reduce(
+        "minmaxloc_and_count", weft::RangePolicy<Dev>(0, n),
+        WEFT_LAMBDA(int i, MML::value_type& a, std::int64_t& c) {
+          if (x(i) < a.min_val) a.min_val = x(i), a.min_loc = i;
+          if (x(i) > a.max_val) a.max_val = x(i), a.max_loc = i;
+          c += 1;
+        },
+        MML(mml), count);
+    CHECK(count == n);
+    if (n > 0) {
+      CHECK(mml.min_val == mn);
+      CHECK(mml.min_loc == mnl);
+      CHECK(mml.max_val == mx);
+      CHECK(mml.max_loc == mxl);
+    }
+    weft::View<std::int64_t*, Dev> ex("ex", n);
+    std::int64_t total = -1;
+    weft::parallel_scan(
+        "scan", weft::RangePolicy<Dev>(0, n),
+        WEFT_LAMBDA(int i, std::int64_t& u, bool final) {
+          if (final) ex(i) = u;
+          u += i % 17;
+        },
+        total);
+    auto hex = to_host(ex);
+    std::int64_t run = 0;
+    int wrong = 0;
+    for (int i = 0; i < n; ++i) {
+      wrong += hex(i) != run;
+      run += i % 17;
+    }
+    CHECK(wrong == 0);
+    CHECK(total == run);
+  }
+}
+
+struct Histogram {
+  using value_type = long[];
+  int value_count;
+  weft::View<const int*, Dev> keys;
+  WEFT_INLINE_FUNCTION void operator()(int i, long* bins) const { bins[keys(i)] += 1; }
+};
+
+TEST_CASE("array reductions, reductions into device Views, MDRange") {
+  const int n = 5000, bins = 6;
+  weft::View<int*, Dev> keys("keys", n);
+  weft::parallel_for("keys", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i) { keys(i) = (i * 5) % bins; });
+  long counts[bins] = {};
+  weft::parallel_reduce("hist", weft::RangePolicy<Dev>(0, n), Histogram{bins, keys}, counts);
+  for (int b = 0; b < bins; ++b) CHECK(counts[b] == n / bins + ((5 * b) % bins < n % bins ? 1 : 0));  // i = 5b mod 6
+  weft::View<double, Dev> into("into");
+  weft::parallel_reduce("into_view", weft::RangePolicy<Dev>(0, 100), WEFT_LAMBDA(int i, double& a) { a += i; }, into);
+  double h = 0;
+  weft::deep_copy(h, to_host(into));
+  CHECK(h == 4950.0);
+  weft::View<int***, Dev> cube("cube", 7, 9, 5);
+  weft::parallel_for("md", weft::MDRangePolicy<Dev, weft::Rank<3>>({0, 0, 0}, {7, 9, 5}),
+                     WEFT_LAMBDA(int i, int j, int k) { cube(i, j, k) = 100 * i + 10 * j + k; });
+  long s = 0;
+  weft::parallel_reduce("md_sum", weft::MDRangePolicy<Dev, weft::Rank<3>>({1, 0, 0}, {7, 9, 5}),
+                        WEFT_LAMBDA(int i, int j, int k, long& a) { a += cube(i, j, k); }, s);
+  auto hc = to_host(cube);
+  long ref = 0;
+  int wrong = 0;
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 9; ++j)
+      for (int k = 0; k < 5; ++k) {
+        wrong += hc(i, j, k) != 100 * i + 10 * j + k;
+        if (i >= 1) ref += 100 * i + 10 * j + k;
+      }
+  CHECK(wrong == 0);
+  CHECK(s == ref);
+}
+
+TEST_CASE("teams: nested ranges, vector lanes, scans, broadcasts, single, level-0 and level-1 scratch") {
+  using member = weft::TeamPolicy<Dev>::member_type;
+  using scratch_view = weft::View<double*, Dev::scratch_memory_space, weft::MemoryUnmanaged>;
+  const int league = 11, n = 70, vec = 4, ts = 8;
+  weft::View<double*, Dev> row_sum("row_sum", league), totals("totals", league), vec_sum("vec_sum", league);
+  weft::View<double**, Dev> prefix("prefix", league, n);
+  weft::View<int*, Dev> bcast("bcast", league), singles("singles", league);
+  auto policy = weft::TeamPolicy<Dev>(league, ts, vec)
+                    .set_scratch_size(0, weft::PerTeam(scratch_view::shmem_size(n)), weft::PerThread(64))
+                    .set_scratch_size(1, weft::PerTeam(scratch_view::shmem_size(n)));
+  weft::parallel_for("teams", policy, WEFT_LAMBDA(const member& m) {
+    const int l = m.league_rank();
+    scratch_view a(m.team_scratch(0), n);
+    scratch_view big(m.team_scratch(1), n);
+    weft::parallel_for(weft::TeamVectorRange(m, n), [&](int i) {
+      a(i) = l + 0.5 * i;
+      big(i) = 2.0;
+    });
+    m.team_barrier();
+    double s = 0;
+    weft::parallel_reduce(weft::TeamThreadRange(m, n), [&](int i, double& acc) { acc += a(i) * big(i); }, s);
+    double total = 0;
+    weft::parallel_scan(
+        weft::TeamThreadRange(m, n),
+        [&](int i, double& u, bool final) {
+          if (final) prefix(l, i) = u;
+          u += a(i);
+        },
+        total);
+    double vs = 0;
+    weft::parallel_for(weft::TeamThreadRange(m, 1), [&](int) {
+      weft::parallel_reduce(weft::ThreadVectorRange(m, 10), [&](int k, double& acc) { acc += k; }, vs);
+    });
+    int value = m.team_rank() == 3 ? 700 + l : -1;
+    m.team_broadcast(value, 3);
+    weft::single(weft::PerTeam(m), [&]() {
+      row_sum(l) = s;
+      totals(l) = total;
+      bcast(l) = value;
+      weft::atomic_add(&singles(l), 1);  // once per team, not once per thread or lane
+    });
+    if (m.team_rank() == 0) weft::single(weft::PerThread(m), [&]() { vec_sum(l) = vs; });
+  });
+  auto hs = to_host(row_sum);
+  auto ht = to_host(totals);
+  auto hp = to_host(prefix);
+  auto hb = to_host(bcast);
+  auto hv = to_host(vec_sum);
+  auto h1 = to_host(singles);
+  int wrong = 0;
+  for (int l = 0; l < league; ++l) {
+    double run = 0;
+    for (int i = 0; i < n; ++i) {
+      wrong += hp(l, i) != run;
+      run += l + 0.5 * i;
+    }
+    CHECK(hs(l) == 2 * run);
+    CHECK(ht(l) == run);
+    CHECK(hb(l) == 700 + l);
+    CHECK(hv(l) == 45.0);
+    CHECK(h1(l) == 1);
+  }
+  CHECK(wrong == 0);
+
+  long total = 0;
+  weft::parallel_reduce("league_sum", weft::TeamPolicy<Dev>(50, weft::AUTO, 2), WEFT_LAMBDA(const member& m, long& acc) {
+    long part = 0;
+    weft::parallel_reduce(weft::TeamThreadRange(m, 10), [&](int i, long& t) { t += m.league_rank() * 10 + i; }, part);
+    if (m.team_rank() == 0) acc += part;
+  }, total);
+  CHECK(total == 499L * 500 / 2);
+  CHECK_THROWS_WITH_AS(weft::parallel_for("bad_vector", weft::TeamPolicy<Dev>(1, 1, 3), WEFT_LAMBDA(const member&) {}),
+                       doctest::Contains("vector length 3 is not a power of two"), weft::Error);
+}
+
+TEST_CASE("results do not depend on the order blocks run in (GpuEmu shuffled block order)") {
+  const int n = 300001;
+  weft::View<double*, Dev> x("x", n);
+  weft::parallel_for("x", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i) { x(i) = 1.0 / (1 + i % 97) - 0.013; });
+  auto run = [&](std::int64_t* scan_last) {
+    double s = 0;
+    weft::parallel_reduce("sum", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i, double& a) { a += x(i); }, s);
+    weft::View<std::int64_t*, Dev> out("out", n);
+    weft::parallel_scan("scan", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i, std::int64_t& u, bool final) {
+      if (final) out(i) = u;
+      u += i % 5;
+    });
+    auto h = to_host(out);
+    *scan_last = h(n - 1);
+    return s;
+  };
+  std::int64_t last0 = 0;
+  const double s0 = run(&last0);
+#if WEFT_HAS_GPU_EMU
+  for (unsigned seed : {1u, 2u, 3u}) {
+    INFO("shuffle seed " << seed);
+    weft::impl::emu::set_block_order(true, seed);
+    std::int64_t last = 0;
+    const double s = run(&last);
+    CHECK(std::memcmp(&s, &s0, sizeof s) == 0);  // bitwise: partials are joined in block order
+    CHECK(last == last0);
+  }
+  weft::impl::emu::set_block_order(false, 0);
+#endif
+  std::int64_t ref = 0;
+  for (int i = 0; i < n - 1; ++i) ref += i % 5;
+  CHECK(last0 == ref);
+}
+
+}  // namespace
