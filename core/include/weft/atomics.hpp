@@ -47,9 +47,33 @@ WEFT_INLINE_FUNCTION atomic_uint_t<T> to_bits(const T& t) {
   return u;
 }
 
+#if WEFT_IMPL_DEVICE_PASS
+/// Device: a compare-and-swap loop on the 32- or 64-bit word that holds the value.
+template <class T, class Op>
+__device__ inline T device_fetch_op(T* p, Op op) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "weft: device atomics need a 4- or 8-byte type");
+  using U = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+  U* up = reinterpret_cast<U*>(p);
+  U old = *reinterpret_cast<volatile U*>(up);
+  while (true) {
+    T o;
+    memcpy(&o, &old, sizeof(T));
+    const T n = op(o);
+    U nu;
+    memcpy(&nu, &n, sizeof(T));
+    const U seen = atomicCAS(up, old, nu);
+    if (seen == old) return o;
+    old = seen;
+  }
+}
+#endif
+
 /// Applies `op(old)` atomically and returns the old value.
 template <class T, class Op>
 WEFT_INLINE_FUNCTION T atomic_fetch_op(T* p, Op op) {
+#if WEFT_IMPL_DEVICE_PASS
+  return device_fetch_op(p, op);
+#else
   if constexpr (std::is_integral_v<T> || atomic_via_integer_v<T>) {
     using U = std::conditional_t<std::is_integral_v<T>, T, atomic_uint_t<T>>;
     U* up = reinterpret_cast<U*>(p);
@@ -68,11 +92,15 @@ WEFT_INLINE_FUNCTION T atomic_fetch_op(T* p, Op op) {
     *p = op(o);
     return o;
   }
+#endif
 }
 }  // namespace impl
 
 template <class T>
 WEFT_INLINE_FUNCTION T atomic_load(const T* p) {
+#if WEFT_IMPL_DEVICE_PASS
+  return *reinterpret_cast<const volatile T*>(p);
+#else
   if constexpr (std::is_integral_v<T>) {
     return __atomic_load_n(p, __ATOMIC_RELAXED);
   } else if constexpr (impl::atomic_via_integer_v<T>) {
@@ -81,9 +109,13 @@ WEFT_INLINE_FUNCTION T atomic_load(const T* p) {
     impl::AtomicLockGuard g(p);
     return *p;
   }
+#endif
 }
 template <class T>
 WEFT_INLINE_FUNCTION void atomic_store(T* p, std::type_identity_t<T> v) {
+#if WEFT_IMPL_DEVICE_PASS
+  (void)impl::device_fetch_op(p, [v](const T&) { return v; });
+#else
   if constexpr (std::is_integral_v<T>) {
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
   } else if constexpr (impl::atomic_via_integer_v<T>) {
@@ -92,6 +124,7 @@ WEFT_INLINE_FUNCTION void atomic_store(T* p, std::type_identity_t<T> v) {
     impl::AtomicLockGuard g(p);
     *p = v;
   }
+#endif
 }
 template <class T>
 WEFT_INLINE_FUNCTION T atomic_exchange(T* p, std::type_identity_t<T> v) {
@@ -101,6 +134,17 @@ WEFT_INLINE_FUNCTION T atomic_exchange(T* p, std::type_identity_t<T> v) {
 template <class T>
 WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> expected,
                                                std::type_identity_t<T> desired) {
+#if WEFT_IMPL_DEVICE_PASS
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "weft: device atomics need a 4- or 8-byte type");
+  using U = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+  U e, d;
+  memcpy(&e, &expected, sizeof(T));
+  memcpy(&d, &desired, sizeof(T));
+  const U r = atomicCAS(reinterpret_cast<U*>(p), e, d);
+  T out;
+  memcpy(&out, &r, sizeof(T));
+  return out;
+#else
   if constexpr (std::is_integral_v<T> || impl::atomic_via_integer_v<T>) {
     using U = std::conditional_t<std::is_integral_v<T>, T, impl::atomic_uint_t<T>>;
     U e;
@@ -117,6 +161,7 @@ WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> exp
     if (std::memcmp(&o, &expected, sizeof(T)) == 0) *p = desired;
     return o;
   }
+#endif
 }
 
 #define WEFT_IMPL_ATOMIC_FETCH(NAME, INTRINSIC, EXPR)                                    \
@@ -145,6 +190,9 @@ WEFT_INLINE_FUNCTION T atomic_fetch_div(T* p, std::type_identity_t<T> v) {
 }
 template <class T>
 WEFT_INLINE_FUNCTION T atomic_fetch_min(T* p, std::type_identity_t<T> v) {
+#if WEFT_IMPL_DEVICE_PASS
+  return impl::device_fetch_op(p, [v](const T& o) { return v < o ? v : o; });
+#else
   T old = atomic_load(p);
   while (v < old) {  // no store when the value would not change
     const T seen = atomic_compare_exchange(p, old, v);
@@ -152,9 +200,13 @@ WEFT_INLINE_FUNCTION T atomic_fetch_min(T* p, std::type_identity_t<T> v) {
     old = seen;
   }
   return old;
+#endif
 }
 template <class T>
 WEFT_INLINE_FUNCTION T atomic_fetch_max(T* p, std::type_identity_t<T> v) {
+#if WEFT_IMPL_DEVICE_PASS
+  return impl::device_fetch_op(p, [v](const T& o) { return o < v ? v : o; });
+#else
   T old = atomic_load(p);
   while (old < v) {
     const T seen = atomic_compare_exchange(p, old, v);
@@ -162,6 +214,7 @@ WEFT_INLINE_FUNCTION T atomic_fetch_max(T* p, std::type_identity_t<T> v) {
     old = seen;
   }
   return old;
+#endif
 }
 
 template <class T>

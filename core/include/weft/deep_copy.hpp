@@ -21,8 +21,8 @@ inline constexpr std::size_t serial_copy_bytes = std::size_t(1) << 16;
 
 template <class T, class Space>
 void construct_elements(T* p, std::size_t n) {
-  auto body = [p](std::size_t i) { new (p + i) T(); };
-  if (n * sizeof(T) < serial_copy_bytes || t_in_host_parallel) {
+  auto body = [p] WEFT_HOST_DEVICE(std::size_t i) { new (p + i) T(); };
+  if (HostAccessibleSpace<Space> && (n * sizeof(T) < serial_copy_bytes || t_in_host_parallel)) {
     for (std::size_t i = 0; i < n; ++i) body(i);
   } else {
     parallel_for("weft::View::initialize", RangePolicy<exec_for_memory_t<Space>, IndexType<std::size_t>>(0, n), body);
@@ -30,6 +30,9 @@ void construct_elements(T* p, std::size_t n) {
 }
 
 /// Calls body(dst_offset, src_offset) for every multi-index of views of extents `ext`, row by row.
+template <class M>
+concept DeviceCopySpace = requires(void* d, const void* s, std::size_t n) { M::impl_copy_bytes(d, s, n); };
+
 template <int R, class Exec, class Body>
 void for_each_element(const Exec& exec, const std::size_t* ext, const std::size_t* dst_stride,
                       const std::size_t* src_stride, const Body& body) {
@@ -44,7 +47,7 @@ void for_each_element(const Exec& exec, const std::size_t* ext, const std::size_
     ds[k] = dst_stride[k];
     ss[k] = src_stride[k];
   }
-  auto row = [=](std::size_t r) {
+  auto row = [=] WEFT_HOST_DEVICE(std::size_t r) {
     std::size_t d = 0, s = 0, rem = r;
     for (int k = R - 2; k >= 0; --k) {
       const std::size_t i = rem % e[k];
@@ -54,7 +57,7 @@ void for_each_element(const Exec& exec, const std::size_t* ext, const std::size_
     }
     for (std::size_t j = 0; j < cols; ++j) body(d + j * dl, s + j * sl);
   };
-  if (rows * cols < serial_copy_bytes / 8 || t_in_host_parallel) {
+  if (Exec::impl_is_host_space && (rows * cols < serial_copy_bytes / 8 || t_in_host_parallel)) {
     for (std::size_t r = 0; r < rows; ++r) row(r);
   } else {
     parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, rows), row);
@@ -86,9 +89,26 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   bool same_strides = true;
   for (int k = 0; k < R; ++k) same_strides = same_strides && (ds[k] == ss[k] || dst.extent(k) == 1);
   using T = typename DV::non_const_value_type;
+  using DM = typename DV::memory_space;
+  using SM = typename SV::memory_space;
   T* d = dst.data();
   const T* s = src.data();
-  if (same_strides && dst.span_is_contiguous() && src.span_is_contiguous() && std::is_trivially_copyable_v<T>) {
+  const bool contiguous = same_strides && dst.span_is_contiguous() && src.span_is_contiguous();
+  if constexpr (DeviceCopySpace<DM> || DeviceCopySpace<SM>) {
+    // Device memory on either side: the vendor's copy (cudaMemcpy and friends), contiguous views only.
+    using CM = std::conditional_t<DeviceCopySpace<DM>, DM, SM>;
+    if (contiguous || std::is_same_v<DM, SM>) {
+      if (contiguous) {
+        CM::impl_copy_bytes(d, s, dst.span() * sizeof(T));
+        return;
+      }
+    } else {
+      throw_view_error(dst.label(), "deep_copy from " + quote(src.label()) + " between " + DM::name() + " and " +
+                                        SM::name() + " needs two contiguous views with the same layout; copy "
+                                        "through a contiguous mirror (create_mirror_view) on the device side");
+    }
+  }
+  if (contiguous && std::is_trivially_copyable_v<T>) {
     const std::size_t bytes = dst.span() * sizeof(T);
     if (bytes < serial_copy_bytes || t_in_host_parallel) {
       std::memcpy(d, s, bytes);
@@ -96,14 +116,14 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
       const std::size_t chunks = (bytes + serial_copy_bytes - 1) / serial_copy_bytes;
       auto* dc = reinterpret_cast<char*>(d);
       const auto* sc = reinterpret_cast<const char*>(s);
-      parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks), [=](std::size_t c) {
+      parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks), [=] WEFT_HOST_DEVICE(std::size_t c) {
         const std::size_t b = c * serial_copy_bytes;
         std::memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
       });
     }
     return;
   }
-  for_each_element<R>(exec, dst.impl_map().ext, ds, ss, [=](std::size_t a, std::size_t b) { d[a] = s[b]; });
+  for_each_element<R>(exec, dst.impl_map().ext, ds, ss, [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t b) { d[a] = s[b]; });
 }
 
 template <class Exec, class DV>
@@ -115,7 +135,7 @@ void fill_view(const Exec& exec, const DV& dst, const typename DV::non_const_val
   if (dst.size() == 0) return;
   std::size_t ds[R > 0 ? R : 1];
   strides_of(dst, ds);
-  for_each_element<R>(exec, dst.impl_map().ext, ds, ds, [=](std::size_t a, std::size_t) { d[a] = value; });
+  for_each_element<R>(exec, dst.impl_map().ext, ds, ds, [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t) { d[a] = value; });
 }
 }  // namespace impl
 
@@ -126,6 +146,7 @@ void deep_copy(const View<D1, P1...>& dst, const Src& src) {
   using DV = View<D1, P1...>;
   using Exec = impl::exec_for_memory_t<typename DV::memory_space>;
   impl::check_initialized("deep_copy", dst.label());
+  if constexpr (!Exec::impl_is_host_space) Exec().fence();  // ordered after earlier work on the default instance
   if constexpr (is_view_v<Src>)
     impl::copy_view(Exec(), dst, src);
   else

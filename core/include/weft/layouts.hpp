@@ -73,7 +73,7 @@ struct pair {
   using second_type = T2;
   T1 first;
   T2 second;
-  WEFT_INLINE_FUNCTION constexpr pair() = default;
+  constexpr pair() = default;
   WEFT_INLINE_FUNCTION constexpr pair(T1 a, T2 b) : first(a), second(b) {}
 };
 template <class T1, class T2>

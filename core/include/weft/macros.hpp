@@ -10,6 +10,13 @@
 #define WEFT_FUNCTION WEFT_HOST_DEVICE
 #define WEFT_INLINE_FUNCTION WEFT_HOST_DEVICE inline
 #define WEFT_FORCEINLINE_FUNCTION WEFT_HOST_DEVICE inline __attribute__((always_inline))
+/// Host-only code that must inline (the host backends' loops), kept out of device compilation.
+#define WEFT_HOST_FORCEINLINE inline __attribute__((always_inline))
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define WEFT_IMPL_DEVICE_PASS 1
+#else
+#define WEFT_IMPL_DEVICE_PASS 0
+#endif
 #define WEFT_LAMBDA [=] WEFT_HOST_DEVICE
 #define WEFT_CLASS_LAMBDA [ =, *this ] WEFT_HOST_DEVICE
 

@@ -204,7 +204,7 @@ struct ReducerAdaptor {
   using value_type = typename R::value_type;
   static constexpr bool is_array = false;
   R r;
-  int value_count() const { return 1; }
+  WEFT_INLINE_FUNCTION int value_count() const { return 1; }
   WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const { r.init(*v); }
   WEFT_FORCEINLINE_FUNCTION void join(value_type* d, const value_type* s) const { r.join(*d, *s); }
   WEFT_FORCEINLINE_FUNCTION void final(value_type* v) const {
@@ -223,7 +223,7 @@ struct CombinedAdaptor {
   static constexpr bool is_array = false;
   static constexpr bool is_combined = true;
   Tup<R...> rs;
-  int value_count() const { return 1; }
+  WEFT_INLINE_FUNCTION int value_count() const { return 1; }
   template <std::size_t... I>
   WEFT_FORCEINLINE_FUNCTION void init_impl(value_type* v, std::index_sequence<I...>) const {
     (get<I>(rs).init(get<I>(*v)), ...);
@@ -261,7 +261,7 @@ struct FunctorAdaptor {
   const F* f;
   int count;
   value_type* target;  // nullptr: no result wanted
-  int value_count() const { return count; }
+  WEFT_INLINE_FUNCTION int value_count() const { return count; }
   WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const {
     if constexpr (is_array) {
       if constexpr (requires { f->init(v); })

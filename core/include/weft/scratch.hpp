@@ -21,7 +21,7 @@ class ScratchMemorySpace {
   static constexpr bool impl_host_accessible = ExecSpace::impl_is_host_space;
   static constexpr std::size_t alignment = 16;
 
-  WEFT_INLINE_FUNCTION ScratchMemorySpace() = default;
+  ScratchMemorySpace() = default;
   WEFT_INLINE_FUNCTION ScratchMemorySpace(void* base, std::size_t bytes, int level)
       : cur_(static_cast<char*>(base)), end_(static_cast<char*>(base) + bytes), level_(level) {}
   static constexpr const char* name() { return "ScratchMemorySpace"; }
@@ -45,9 +45,15 @@ class ScratchMemorySpace {
   WEFT_INLINE_FUNCTION void abort_overflow(std::size_t bytes, std::size_t left) const {
     (void)bytes;
     (void)left;
+#if WEFT_IMPL_DEVICE_PASS
+    printf("weft: team scratch exhausted: asked for %llu bytes with %llu left at level %d\n",
+           (unsigned long long)bytes, (unsigned long long)left, level_);
+    __trap();
+#else
     impl::abort_with(
         "team scratch exhausted: a ScratchView or get_shmem asked for more scratch than the TeamPolicy "
         "reserved at this level; raise set_scratch_size(level, PerTeam(bytes), PerThread(bytes))");
+#endif
   }
   mutable char* cur_ = nullptr;
   char* end_ = nullptr;

@@ -49,6 +49,11 @@ struct DataTypeAnalysis {
     return a;
   }
   static constexpr auto static_extents = make_static(std::make_index_sequence<std::rank_v<DataType>>{});
+  /// Static extent k (0 for runtime extents), usable in device code.
+  WEFT_INLINE_FUNCTION static constexpr std::size_t extent_at(int k) {
+    constexpr auto a = make_static(std::make_index_sequence<std::rank_v<DataType>>{});
+    return a.v[k];
+  }
   static_assert(rank <= static_cast<int>(max_view_rank), "weft::View: at most 8 dimensions");
 };
 
@@ -209,18 +214,24 @@ class ViewTracker {
 
  private:
   WEFT_INLINE_FUNCTION void retain() {
+#if WEFT_IMPL_DEVICE_PASS
+    bits_ |= bits_ ? 1u : 0u;  // device copies never count
+#else
     if (bits_ && !(bits_ & 1u)) {
       if (t_in_host_parallel)
         bits_ |= 1u;
       else
         __atomic_fetch_add(&record()->count, 1, __ATOMIC_RELAXED);
     }
+#endif
   }
   WEFT_INLINE_FUNCTION void release() {
+#if !WEFT_IMPL_DEVICE_PASS
     if (bits_ && !(bits_ & 1u)) {
       SharedAllocationRecord* r = record();
       if (__atomic_sub_fetch(&r->count, 1, __ATOMIC_ACQ_REL) == 0) r->destroy(r);
     }
+#endif
     bits_ = 0;
   }
   std::uintptr_t bits_ = 0;
@@ -291,24 +302,24 @@ struct ViewOffset {
     else
       return i * str[K];
   }
-  std::size_t size() const {
+  WEFT_INLINE_FUNCTION std::size_t size() const {
     std::size_t s = 1;
     for (int k = 0; k < R; ++k) s *= ext[k];
     return s;
   }
-  std::size_t stride(int k) const {
+  WEFT_INLINE_FUNCTION std::size_t stride(int k) const {
     if ((right && k == R - 1) || (left && k == 0)) return 1;
     return str[k];
   }
-  std::size_t span() const {
+  WEFT_INLINE_FUNCTION std::size_t span() const {
     if (size() == 0) return 0;
     std::size_t s = 1;
     for (int k = 0; k < R; ++k) s += (ext[k] - 1) * stride(k);
     return s;
   }
-  bool contiguous() const { return span() == size(); }
+  WEFT_INLINE_FUNCTION bool contiguous() const { return span() == size(); }
   /// Packed strides for the layout from the extents.
-  void set_packed() {
+  WEFT_INLINE_FUNCTION void set_packed() {
     if constexpr (left) {
       std::size_t s = 1;
       for (int k = 0; k < R; ++k) {
@@ -404,7 +415,7 @@ class View {
   static constexpr bool is_managed = traits::is_managed;
 
   // ---- construction ----
-  WEFT_INLINE_FUNCTION View() = default;
+  View() = default;
   View(const View&) = default;
   View& operator=(const View&) = default;
   /// A moved-from View is empty (not allocated), as after View().
@@ -461,7 +472,7 @@ class View {
   static std::size_t shmem_size(N... n) {
     std::size_t s = sizeof(value_type);
     ((s *= static_cast<std::size_t>(n)), ...);
-    for (int k = sizeof...(N); k < R; ++k) s *= traits::analysis::static_extents.v[k];
+    for (int k = sizeof...(N); k < R; ++k) s *= traits::analysis::extent_at(k);
     return s + 16;
   }
 
@@ -490,9 +501,9 @@ class View {
                                "use LayoutStride for the destination");
     }
     for (int k = traits::rank_dynamic; k < R; ++k)
-      if (map_.ext[k] != traits::analysis::static_extents.v[k])
+      if (map_.ext[k] != traits::analysis::extent_at(k))
         impl::throw_view_error(o.label(), "assigned to a view whose type fixes extent " + std::to_string(k) + " at " +
-                                              std::to_string(traits::analysis::static_extents.v[k]) + ", but it is " +
+                                              std::to_string(traits::analysis::extent_at(k)) + ", but it is " +
                                               std::to_string(map_.ext[k]));
   }
 
@@ -516,7 +527,7 @@ class View {
 
   // ---- queries ----
   static constexpr std::size_t static_extent(unsigned r) {
-    return static_cast<int>(r) < traits::rank_dynamic ? 0 : traits::analysis::static_extents.v[r];
+    return static_cast<int>(r) < traits::rank_dynamic ? 0 : traits::analysis::extent_at(r);
   }
   template <std::integral I>
   WEFT_INLINE_FUNCTION constexpr std::size_t extent(I r) const {
@@ -586,18 +597,18 @@ class View {
             label, "extent " + std::to_string(k) + " is negative (" + std::to_string(e[k]) + "); extents must be >= 0");
       ext[k] = static_cast<std::size_t>(e[k]);
     }
-    for (int k = static_cast<int>(count); k < R; ++k) ext[k] = traits::analysis::static_extents.v[k];
+    for (int k = static_cast<int>(count); k < R; ++k) ext[k] = traits::analysis::extent_at(k);
     for (int k = traits::rank_dynamic; k < static_cast<int>(count); ++k)
-      if (ext[k] != traits::analysis::static_extents.v[k])
+      if (ext[k] != traits::analysis::extent_at(k))
         impl::throw_view_error(label, "extent " + std::to_string(k) + " given as " + std::to_string(ext[k]) +
                                           " but the data type fixes it at " +
-                                          std::to_string(traits::analysis::static_extents.v[k]));
+                                          std::to_string(traits::analysis::extent_at(k)));
     set_extents_unchecked(ext, R);
     check_size(label);
   }
   WEFT_INLINE_FUNCTION void set_extents_unchecked(const std::size_t* e, std::size_t count) {
     for (int k = 0; k < R; ++k)
-      map_.ext[k] = k < static_cast<int>(count) ? e[k] : traits::analysis::static_extents.v[k];
+      map_.ext[k] = k < static_cast<int>(count) ? e[k] : traits::analysis::extent_at(k);
     map_.set_packed();
   }
   void set_layout(std::string_view label, const array_layout& l) {
@@ -632,12 +643,21 @@ class View {
 #if WEFT_BOUNDS_CHECK
   template <class... I>
   WEFT_INLINE_FUNCTION void check_bounds(I... i) const {
+    const std::int64_t idx[] = {static_cast<std::int64_t>(i)..., 0};
+#if WEFT_IMPL_DEVICE_PASS
+    for (int k = 0; k < R; ++k)
+      if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) {
+        printf("weft: View bounds error: index %lld of dimension %d is outside extent %llu\n", (long long)idx[k], k,
+               (unsigned long long)map_.ext[k]);
+        __trap();
+      }
+#else
     if constexpr (requires { memory_space::impl_check_access(""); })
       memory_space::impl_check_access(track_.record() ? track_.record()->label.c_str() : "(unmanaged)");
-    const std::int64_t idx[] = {static_cast<std::int64_t>(i)..., 0};
     for (int k = 0; k < R; ++k)
       if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) [[unlikely]]
         impl::view_bounds_abort(track_.record() ? track_.record()->label.c_str() : "(unmanaged)", R, idx, map_.ext);
+#endif
   }
 #endif
 

@@ -34,6 +34,8 @@ class GpuEmuSpace {
     if (!impl::emu::t_thread) impl_host_access_abort(label);
   }
   [[noreturn]] static void impl_host_access_abort(const char* label);
+  /// Copies between this space and any other (the emulated device shares the host's address space).
+  static void impl_copy_bytes(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
 };
 
 namespace impl {

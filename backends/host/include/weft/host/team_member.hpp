@@ -18,7 +18,7 @@ namespace weft::impl {
 inline constexpr std::size_t host_team_slot_bytes = 256;
 
 /// What the threads of one team share for the duration of a dispatch.
-struct alignas(64) HostTeamShared {
+struct HostTeamShared {  // placed at 64-byte aligned offsets by HostWork
   HostTeamBarrier barrier;
   char* slots;  // team_size * host_team_slot_bytes, for reductions, scans and broadcasts
   char* scratch[2];

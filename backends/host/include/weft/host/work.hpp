@@ -65,7 +65,7 @@ class HostWork<RangePolicy<P...>> {
   }
 
   template <class Item>
-  WEFT_FORCEINLINE_FUNCTION void run(int tid, int n, const Item& item) const {
+  WEFT_HOST_FORCEINLINE void run(int tid, int n, const Item& item) const {
     const I chunk = static_cast<I>(p_.chunk_size());
     if constexpr (std::is_same_v<typename Policy::schedule_type, Schedule<Dynamic>>) {
       const I c = chunk > 0 ? chunk : (size() / (16 * n) > 0 ? size() / (16 * n) : I(1));
@@ -104,7 +104,7 @@ class HostWork<MDRangePolicy<P...>> {
   int threads() const { return p_.space().impl_thread_count(); }
 
   template <class Item>
-  WEFT_FORCEINLINE_FUNCTION void run(int tid, int n, const Item& item) const {
+  WEFT_HOST_FORCEINLINE void run(int tid, int n, const Item& item) const {
     const std::int64_t tiles = p_.num_tiles();
     const std::int64_t q = tiles / n, r = tiles % n;
     const std::int64_t b = tid * q + (tid < r ? tid : r);
@@ -114,7 +114,7 @@ class HostWork<MDRangePolicy<P...>> {
 
  private:
   template <class Item>
-  WEFT_FORCEINLINE_FUNCTION void run_tile(std::int64_t t, const Item& item) const {
+  WEFT_HOST_FORCEINLINE void run_tile(std::int64_t t, const Item& item) const {
     I lo[N], hi[N];
     auto place = [&](int k) {
       const std::int64_t nt = p_.tiles_in(k);
@@ -132,7 +132,7 @@ class HostWork<MDRangePolicy<P...>> {
     nest<0>(lo, hi, idx, item);
   }
   template <int L, class Item>
-  WEFT_FORCEINLINE_FUNCTION static void nest(const I* lo, const I* hi, I* idx, const Item& item) {
+  WEFT_HOST_FORCEINLINE static void nest(const I* lo, const I* hi, I* idx, const Item& item) {
     constexpr int d = Policy::iterate_right ? L : N - 1 - L;
     if constexpr (L == N - 1) {
       for (I i = lo[d]; i < hi[d]; ++i) {
@@ -147,7 +147,7 @@ class HostWork<MDRangePolicy<P...>> {
     }
   }
   template <class Item, std::size_t... K>
-  WEFT_FORCEINLINE_FUNCTION static void call(const I* idx, const Item& item, std::index_sequence<K...>) {
+  WEFT_HOST_FORCEINLINE static void call(const I* idx, const Item& item, std::index_sequence<K...>) {
     item(idx[K]...);
   }
   const Policy& p_;

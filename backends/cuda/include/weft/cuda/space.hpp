@@ -1,0 +1,178 @@
+// weft::Cuda and its memory spaces (CudaSpace, CudaHostPinnedSpace, CudaUVMSpace), and the CUDA vendor
+// shim that backends/gpu/ launches its kernels through. Compiled as CUDA (weft_compile_for_backend).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <weft/layouts.hpp>
+#include <weft/scratch.hpp>
+#include <weft/spaces.hpp>
+
+namespace weft {
+
+class Cuda;
+
+namespace impl {
+[[noreturn]] void cuda_throw(cudaError_t e, const char* what, std::string_view label);
+inline void cuda_check(cudaError_t e, const char* what, std::string_view label = {}) {
+  if (e != cudaSuccess) [[unlikely]]
+    cuda_throw(e, what, label);
+}
+void cuda_copy_bytes(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, bool wait);
+[[noreturn]] void cuda_host_access_abort(const char* space, const char* label);
+}  // namespace impl
+
+/// Device memory of the current GPU (cudaMalloc). Host code may not dereference it through a View.
+class CudaSpace {
+ public:
+  using memory_space = CudaSpace;
+  using execution_space = Cuda;
+  using size_type = std::size_t;
+  static constexpr const char* name() { return "CudaSpace"; }
+  void* allocate(std::size_t bytes, std::string_view label = {}) const;
+  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
+  static constexpr bool impl_host_accessible = false;
+  WEFT_INLINE_FUNCTION static void impl_check_access(const char* label) {
+#if !WEFT_IMPL_DEVICE_PASS
+    impl::cuda_host_access_abort(name(), label);
+#else
+    (void)label;
+#endif
+  }
+  static void impl_copy_bytes(void* dst, const void* src, std::size_t bytes) {
+    impl::cuda_copy_bytes(dst, src, bytes, nullptr, true);
+  }
+};
+
+/// Page-locked host memory (cudaMallocHost): host code and CUDA kernels both read it.
+class CudaHostPinnedSpace {
+ public:
+  using memory_space = CudaHostPinnedSpace;
+  using size_type = std::size_t;
+  static constexpr const char* name() { return "CudaHostPinnedSpace"; }
+  void* allocate(std::size_t bytes, std::string_view label = {}) const;
+  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
+  static constexpr bool impl_host_accessible = true;
+};
+
+/// Unified memory (cudaMallocManaged), the SharedSpace of CUDA builds.
+class CudaUVMSpace {
+ public:
+  using memory_space = CudaUVMSpace;
+  using size_type = std::size_t;
+  static constexpr const char* name() { return "CudaUVMSpace"; }
+  void* allocate(std::size_t bytes, std::string_view label = {}) const;
+  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
+  static constexpr bool impl_host_accessible = true;
+};
+
+namespace impl {
+struct CudaVendor;
+/// One CUDA execution-space instance: its stream (owned, or the user's).
+struct CudaInstance {
+  int refcount;
+  std::uint32_t id;
+  cudaStream_t stream;
+  bool owned;
+  bool is_default;
+};
+extern CudaInstance* g_cuda_default_instance;
+CudaInstance* cuda_instance_create(cudaStream_t stream, bool owned);
+void cuda_instance_release(CudaInstance* p) noexcept;
+int cuda_multiprocessor_count();
+int cuda_device_id();
+}  // namespace impl
+
+class Cuda {
+ public:
+  using execution_space = Cuda;
+  using memory_space = CudaSpace;
+  using device_type = Device<Cuda, CudaSpace>;
+  using size_type = std::size_t;
+  using array_layout = LayoutLeft;
+  using scratch_memory_space = ScratchMemorySpace<Cuda>;
+  using impl_vendor = impl::CudaVendor;
+  static constexpr bool impl_is_host_space = false;
+
+  /// The default instance (its own stream, created at initialize).
+  Cuda() : p_(impl::g_cuda_default_instance) { retain(); }
+  /// An instance on the user's stream (not destroyed by Weft).
+  explicit Cuda(cudaStream_t stream) : p_(impl::cuda_instance_create(stream, false)) {}
+  static Cuda impl_create_instance(int = 1) {
+    Cuda c(nullptr, 0);
+    c.p_ = impl::cuda_instance_create(nullptr, true);
+    return c;
+  }
+  Cuda(const Cuda& o) : p_(o.p_) { retain(); }
+  Cuda& operator=(const Cuda& o) {
+    Cuda tmp(o);
+    std::swap(p_, tmp.p_);
+    return *this;
+  }
+  ~Cuda() {
+    if (p_ && !p_->is_default) impl::cuda_instance_release(p_);
+  }
+
+  static constexpr const char* name() { return "Cuda"; }
+  int concurrency() const { return impl::cuda_multiprocessor_count() * 2048; }
+  void fence(std::string_view label = {}) const {
+    impl::count_instance_fence();
+    impl::cuda_check(cudaStreamSynchronize(cuda_stream()), "cudaStreamSynchronize", label);
+  }
+  static bool in_parallel() { return WEFT_IMPL_DEVICE_PASS != 0; }
+  cudaStream_t cuda_stream() const { return p_ ? p_->stream : nullptr; }
+  int cuda_device() const { return impl::cuda_device_id(); }
+  std::uint32_t impl_instance_id() const { return p_ ? p_->id : 0; }
+  friend bool operator==(const Cuda& a, const Cuda& b) { return a.p_ == b.p_; }
+
+ private:
+  Cuda(std::nullptr_t, int) : p_(nullptr) {}
+  void retain() {
+    if (p_ && !p_->is_default) __atomic_fetch_add(&p_->refcount, 1, __ATOMIC_RELAXED);
+  }
+  impl::CudaInstance* p_;
+};
+
+namespace impl {
+template <>
+struct accessible<Cuda, CudaHostPinnedSpace> : std::true_type {};
+template <>
+struct accessible<Cuda, CudaUVMSpace> : std::true_type {};
+
+template <class K>
+__global__ void cuda_kernel(const K k) {
+  k();
+}
+
+void* cuda_scratch_allocate(std::size_t bytes);
+void cuda_scratch_free(void* p, std::size_t bytes) noexcept;
+void cuda_check_launch(const char* label);
+
+/// The CUDA vendor shim of backends/gpu/.
+struct CudaVendor {
+  static constexpr int blocks_per_multiprocessor = 4;
+  static int multiprocessor_count() { return cuda_multiprocessor_count(); }
+  template <class Shape, class K>
+  static void launch(const Cuda& exec, const char* label, const Shape& s, const K& k) {
+    cuda_kernel<K><<<dim3(s.grid.x, s.grid.y, s.grid.z), dim3(s.block.x, s.block.y, s.block.z), s.shared_bytes,
+                     exec.cuda_stream()>>>(k);
+    cuda_check_launch(label);
+  }
+  static void* scratch_allocate(std::size_t bytes) { return cuda_scratch_allocate(bytes); }
+  static void scratch_free(void* p, std::size_t bytes) { cuda_scratch_free(p, bytes); }
+  static void memset(void* p, int v, std::size_t bytes) { cuda_check(cudaMemset(p, v, bytes), "cudaMemset"); }
+  /// Copies a reduction's result to the host (waiting for the instance) and hands it to the adaptor.
+  template <class Adaptor, class V>
+  static void deliver(const Cuda& exec, const Adaptor& a, const V* device_result, int count) {
+    V host[16];
+    if (count > 16) cuda_throw(cudaErrorInvalidValue, "reductions of more than 16 values on Cuda", {});
+    cuda_copy_bytes(host, device_result, sizeof(V) * count, exec.cuda_stream(), true);
+    a.store(host);
+  }
+};
+}  // namespace impl
+}  // namespace weft
