@@ -19,6 +19,12 @@ void serial_initialize(int nthreads);
 void serial_finalize();
 void serial_print_configuration(std::ostream& os);
 #endif
+#if WEFT_HAS_CUDA
+void cuda_initialize(int device_id);
+void cuda_finalize();
+void cuda_fence_all();
+void cuda_print_configuration(std::ostream& os);
+#endif
 #if WEFT_HAS_GPU_EMU
 void gpuemu_initialize();
 void gpuemu_print_configuration(std::ostream& os);
@@ -41,11 +47,21 @@ int parse_threads(const std::string& text, const char* where) {
   return static_cast<int>(v);
 }
 
+[[maybe_unused]] int parse_device(const std::string& text, const char* where) {
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < 0 || v > 1024)
+    throw Error(std::string("weft::initialize: ") + where + " is \"" + text +
+                "\"; give a device number from 0, e.g. --weft-device-id=1");
+  return static_cast<int>(v);
+}
+
 void print_help(std::ostream& os) {
   os << "Weft options (also accepted with the --kokkos- prefix):\n"
         "  --weft-help                  print this help\n"
         "  --weft-num-threads=N         threads of the OpenMP backend (env WEFT_NUM_THREADS; default\n"
         "                               OMP_NUM_THREADS, else all cores)\n"
+        "  --weft-device-id=N           GPU to use (env WEFT_DEVICE_ID; default 0)\n"
         "  --weft-print-configuration   print the configuration at initialize\n";
 }
 }  // namespace
@@ -79,6 +95,12 @@ void initialize(const InitializationSettings& settings) {
 #if WEFT_HAS_GPU_EMU
   impl::gpuemu_initialize();
 #endif
+#if WEFT_HAS_CUDA
+  int device = settings.has_device_id() ? settings.get_device_id() : -1;
+  if (device < 0)
+    if (const char* env = std::getenv("WEFT_DEVICE_ID")) device = impl::parse_device(env, "WEFT_DEVICE_ID");
+  impl::cuda_initialize(device);
+#endif
   impl::g_runtime_state = impl::RuntimeState::initialized;
   if (settings.get_print_configuration()) print_configuration(std::cout);
 }
@@ -104,6 +126,8 @@ void initialize(int& argc, char* argv[]) {
     };
     if (name == "--weft-num-threads" || name == "--weft-threads")
       s.set_num_threads(impl::parse_threads(value(), "--weft-num-threads"));
+    else if (name == "--weft-device-id")
+      s.set_device_id(impl::parse_device(value(), "--weft-device-id"));
     else if (name == "--weft-help")
       help = true;
     else if (name == "--weft-print-configuration")
@@ -117,7 +141,12 @@ void initialize(int& argc, char* argv[]) {
   initialize(s);
 }
 
-void fence(std::string_view) { impl::fence_all_instances(); }
+void fence(std::string_view) {
+#if WEFT_HAS_CUDA
+  impl::cuda_fence_all();
+#endif
+  impl::fence_all_instances();
+}
 
 void finalize() {
   if (!is_initialized())
@@ -130,6 +159,9 @@ void finalize() {
     std::cerr << "\n  Let them go out of scope (or assign View()) before weft::finalize(); with a ScopeGuard, "
                  "declare Views in an inner scope.\n";
   }
+#if WEFT_HAS_CUDA
+  impl::cuda_finalize();
+#endif
 #if WEFT_HAS_OPENMP
   impl::openmp_finalize();
 #endif
@@ -152,6 +184,9 @@ void print_configuration(std::ostream& os, bool) {
 #endif
 #if WEFT_HAS_GPU_EMU
   impl::gpuemu_print_configuration(os);
+#endif
+#if WEFT_HAS_CUDA
+  impl::cuda_print_configuration(os);
 #endif
 }
 

@@ -3,6 +3,7 @@ set(_cf_dir ${CMAKE_CURRENT_LIST_DIR})
 function(weft_compile_fail name regex)
   add_executable(cf_${name} EXCLUDE_FROM_ALL ${_cf_dir}/${name}.cpp)
   target_link_libraries(cf_${name} PRIVATE Weft::weft)
+  weft_compile_for_backend(cf_${name})
   add_test(NAME compile_fail_${name}
            COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target cf_${name})
   set_tests_properties(compile_fail_${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}" RESOURCE_LOCK weft_build

@@ -16,7 +16,7 @@ inline constexpr bool atomic_via_integer_v = std::is_trivially_copyable_v<T> && 
 template <class T>
 using atomic_uint_t = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
 
-WEFT_INLINE_FUNCTION void cpu_relax() {
+inline void cpu_relax() {  // host only
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #endif
@@ -164,6 +164,13 @@ WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> exp
 #endif
 }
 
+#if WEFT_IMPL_DEVICE_PASS
+#define WEFT_IMPL_ATOMIC_FETCH(NAME, INTRINSIC, EXPR)                                  \
+  template <class T>                                                                   \
+  WEFT_INLINE_FUNCTION T atomic_fetch_##NAME(T* p, std::type_identity_t<T> v) {        \
+    return impl::atomic_fetch_op(p, [v](const T& o) { return static_cast<T>(EXPR); }); \
+  }
+#else
 #define WEFT_IMPL_ATOMIC_FETCH(NAME, INTRINSIC, EXPR)                                    \
   template <class T>                                                                     \
   WEFT_INLINE_FUNCTION T atomic_fetch_##NAME(T* p, std::type_identity_t<T> v) {          \
@@ -173,6 +180,7 @@ WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> exp
       return impl::atomic_fetch_op(p, [v](const T& o) { return static_cast<T>(EXPR); }); \
     }                                                                                    \
   }
+#endif
 WEFT_IMPL_ATOMIC_FETCH(add, __atomic_fetch_add, o + v)
 WEFT_IMPL_ATOMIC_FETCH(sub, __atomic_fetch_sub, o - v)
 WEFT_IMPL_ATOMIC_FETCH(and, __atomic_fetch_and, o& v)

@@ -17,6 +17,12 @@ class InitializationSettings {
   }
   bool has_num_threads() const { return num_threads_ > 0; }
   int get_num_threads() const { return num_threads_; }
+  InitializationSettings& set_device_id(int id) {
+    device_id_ = id;
+    return *this;
+  }
+  bool has_device_id() const { return device_id_ >= 0; }
+  int get_device_id() const { return device_id_; }
   InitializationSettings& set_print_configuration(bool b) {
     print_configuration_ = b;
     return *this;
@@ -25,6 +31,7 @@ class InitializationSettings {
 
  private:
   int num_threads_ = -1;
+  int device_id_ = -1;
   bool print_configuration_ = false;
 };
 

@@ -50,14 +50,15 @@ class ReducerResult {
  public:
   using value_type = std::remove_cv_t<T>;
   using result_view_type = View<value_type, Space>;
-  ReducerResult(value_type& v) : view_(&v), scalar_(true) {}
-  ReducerResult(const result_view_type& v) : view_(v), scalar_(false) {}
-  WEFT_INLINE_FUNCTION value_type& reference() const { return *view_.data(); }
-  result_view_type view() const { return view_; }
-  bool references_scalar() const { return scalar_; }
+  WEFT_INLINE_FUNCTION ReducerResult(value_type& v) : ptr_(&v), scalar_(true) {}
+  WEFT_INLINE_FUNCTION ReducerResult(const result_view_type& v) : ptr_(v.data()), view_(v), scalar_(false) {}
+  WEFT_INLINE_FUNCTION value_type& reference() const { return *ptr_; }
+  result_view_type view() const { return scalar_ ? result_view_type(ptr_) : view_; }
+  WEFT_INLINE_FUNCTION bool references_scalar() const { return scalar_; }
 
  private:
-  result_view_type view_;
+  value_type* ptr_;
+  result_view_type view_;  // keeps a View result alive
   bool scalar_;
 };
 }  // namespace impl
@@ -214,7 +215,7 @@ struct ReducerAdaptor {
   WEFT_FORCEINLINE_FUNCTION void apply(value_type* v, Fn&& fn) const {
     fn(*v);
   }
-  void store(const value_type* v) const { r.reference() = *v; }
+  WEFT_INLINE_FUNCTION void store(const value_type* v) const { r.reference() = *v; }
 };
 
 template <class... R>
@@ -237,7 +238,7 @@ struct CombinedAdaptor {
     fn(get<I>(*v)...);
   }
   template <std::size_t... I>
-  void store_impl(const value_type* v, std::index_sequence<I...>) const {
+  WEFT_INLINE_FUNCTION void store_impl(const value_type* v, std::index_sequence<I...>) const {
     ((get<I>(rs).reference() = get<I>(*v)), ...);
   }
   using seq = std::index_sequence_for<R...>;
@@ -248,7 +249,7 @@ struct CombinedAdaptor {
   WEFT_FORCEINLINE_FUNCTION void apply(value_type* v, Fn&& fn) const {
     apply_impl(v, fn, seq{});
   }
-  void store(const value_type* v) const { store_impl(v, seq{}); }
+  WEFT_INLINE_FUNCTION void store(const value_type* v) const { store_impl(v, seq{}); }
 };
 
 /// A functor that reduces by itself: it has value_type (possibly T[] with a value_count member), and
@@ -323,7 +324,7 @@ int functor_value_count(const F& f) {
 
 /// Turns one result argument of parallel_reduce into a reducer: T& -> Sum<T>, rank-0 View -> Sum<T>.
 template <class Arg>
-auto as_reducer(Arg& a) {
+WEFT_INLINE_FUNCTION auto as_reducer(Arg& a) {
   using A = std::remove_cv_t<Arg>;
   if constexpr (Reducer<A>) {
     return a;

@@ -11,18 +11,15 @@
 #include <weft/config.hpp>
 #include <weft/macros.hpp>
 
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define WEFT_GPU_DEVICE_PASS 1
+#if WEFT_HAS_CUDA && defined(__CUDACC__)
+#define WEFT_GPU_VENDOR_INTRINSICS 1  // both nvcc passes see the CUDA intrinsics
 #else
-#define WEFT_GPU_DEVICE_PASS 0
+#define WEFT_GPU_VENDOR_INTRINSICS 0
 #include <weft/emu/context.hpp>
 #endif
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define WEFT_DEVICE __device__
-#else
-#define WEFT_DEVICE
-#endif
+/// Functions of Weft's GPU kernels: host-device under nvcc (callable from WEFT_LAMBDA lambdas).
+#define WEFT_DEVICE WEFT_HOST_DEVICE
 
 namespace weft::gpu {
 
@@ -32,32 +29,47 @@ struct dim3_t {
 inline constexpr int warp_size = 32;
 inline constexpr std::uint32_t full_mask = 0xffffffffu;
 
-#if WEFT_GPU_DEVICE_PASS
-WEFT_DEVICE inline dim3_t thread_idx() { return {threadIdx.x, threadIdx.y, threadIdx.z}; }
-WEFT_DEVICE inline dim3_t block_idx() { return {blockIdx.x, blockIdx.y, blockIdx.z}; }
-WEFT_DEVICE inline dim3_t block_dim() { return {blockDim.x, blockDim.y, blockDim.z}; }
-WEFT_DEVICE inline dim3_t grid_dim() { return {gridDim.x, gridDim.y, gridDim.z}; }
-WEFT_DEVICE inline unsigned thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
-WEFT_DEVICE inline void sync_block() { __syncthreads(); }
-WEFT_DEVICE inline void sync_warp(std::uint32_t mask = full_mask) { __syncwarp(mask); }
+#if WEFT_GPU_VENDOR_INTRINSICS
+// Host-device so that Weft's __host__ __device__ lambdas may call them; only the device pass has a body.
+#if defined(__CUDA_ARCH__)
+#define WEFT_IMPL_DEV(...) __VA_ARGS__
+#else
+#define WEFT_IMPL_DEV(...) __builtin_unreachable()
+#endif
+WEFT_DEVICE inline dim3_t thread_idx() { WEFT_IMPL_DEV(return {threadIdx.x, threadIdx.y, threadIdx.z}); }
+WEFT_DEVICE inline dim3_t block_idx() { WEFT_IMPL_DEV(return {blockIdx.x, blockIdx.y, blockIdx.z}); }
+WEFT_DEVICE inline dim3_t block_dim() { WEFT_IMPL_DEV(return {blockDim.x, blockDim.y, blockDim.z}); }
+WEFT_DEVICE inline dim3_t grid_dim() { WEFT_IMPL_DEV(return {gridDim.x, gridDim.y, gridDim.z}); }
+WEFT_DEVICE inline unsigned thread_rank() {
+  WEFT_IMPL_DEV(return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+WEFT_DEVICE inline void sync_block() { WEFT_IMPL_DEV(__syncthreads()); }
+WEFT_DEVICE inline void sync_warp(std::uint32_t mask = full_mask) { WEFT_IMPL_DEV(__syncwarp(mask)); }
 WEFT_DEVICE inline std::uint32_t shfl_word(std::uint32_t v, int lane, std::uint32_t mask, int width) {
-  return __shfl_sync(mask, v, lane, width);
+  WEFT_IMPL_DEV(return __shfl_sync(mask, v, lane, width));
 }
 WEFT_DEVICE inline std::uint32_t shfl_up_word(std::uint32_t v, unsigned d, std::uint32_t mask, int width) {
-  return __shfl_up_sync(mask, v, d, width);
+  WEFT_IMPL_DEV(return __shfl_up_sync(mask, v, d, width));
 }
 WEFT_DEVICE inline std::uint32_t shfl_down_word(std::uint32_t v, unsigned d, std::uint32_t mask, int width) {
-  return __shfl_down_sync(mask, v, d, width);
+  WEFT_IMPL_DEV(return __shfl_down_sync(mask, v, d, width));
 }
 WEFT_DEVICE inline std::uint32_t shfl_xor_word(std::uint32_t v, int m, std::uint32_t mask, int width) {
-  return __shfl_xor_sync(mask, v, m, width);
+  WEFT_IMPL_DEV(return __shfl_xor_sync(mask, v, m, width));
 }
-WEFT_DEVICE inline std::uint32_t ballot(bool p, std::uint32_t mask = full_mask) { return __ballot_sync(mask, p); }
-WEFT_DEVICE inline void threadfence() { __threadfence(); }
+WEFT_DEVICE inline std::uint32_t ballot(bool p, std::uint32_t mask = full_mask) {
+  WEFT_IMPL_DEV(return __ballot_sync(mask, p));
+}
+WEFT_DEVICE inline void threadfence() { WEFT_IMPL_DEV(__threadfence()); }
 WEFT_DEVICE inline char* dynamic_shared() {
+#if defined(__CUDA_ARCH__)
   extern __shared__ char weft_dynamic_shared[];
   return weft_dynamic_shared;
+#else
+  __builtin_unreachable();
+#endif
 }
+#undef WEFT_IMPL_DEV
 #else
 namespace emu = weft::impl::emu;
 inline dim3_t thread_idx() {

@@ -248,8 +248,8 @@ class GpuWork<TeamPolicy<P...>> {
   }
   /// One slot per thread, then the broadcast area (32 slots), so that a broadcast never overwrites a slot
   /// another thread's vector lanes may still be reading.
-  std::size_t slots_bytes() const { return (std::size_t(vl_) * ts_ + 32) * gpu_team_slot_bytes; }
-  std::size_t level1_bytes_per_block() const { return team_[1] + thread_[1] * ts_; }
+  WEFT_INLINE_FUNCTION std::size_t slots_bytes() const { return (std::size_t(vl_) * ts_ + 32) * gpu_team_slot_bytes; }
+  WEFT_INLINE_FUNCTION std::size_t level1_bytes_per_block() const { return team_[1] + thread_[1] * ts_; }
   void set_level1(char* p) { level1_ = p; }
   /// Where a kernel that needs its own shared memory may put it (after the team's).
   std::size_t shared_end() const { return slots_bytes() + team_[0] + thread_[0] * ts_; }
