@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The one prepared run for a lent NVIDIA GPU (H200, sm_90): configure for sm_90, build, run every test on
+# the CUDA backend, compute-sanitizer memcheck and racecheck on the GPU suite, the GPU benchmarks, and a
+# short table last. Needs perf/gpu/debs (perf/gpu/fetch-debs.sh) carried along. Writes to $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-/tmp/weft-gpu-out}
+mkdir -p "$out"
+prefix=$PWD/build/gpu-prefix
+mkdir -p "$prefix"
+for f in perf/gpu/debs/*.deb; do dpkg -x "$f" "$prefix"; done
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/gpu.txt"
+start=$(date +%s)
+cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DWEFT_ENABLE_PERF=ON -DCMAKE_PREFIX_PATH="$prefix/usr" -Ddoctest_DIR="$prefix/usr/lib/cmake/doctest" \
+  -Dbenchmark_DIR="$(dirname "$(find "$prefix" -name benchmarkConfig.cmake | head -1)")" >"$out/configure.log" 2>&1 ||
+  { tail -30 "$out/configure.log"; exit 1; }
+export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+cmake --build build/gpu -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -m20 -E "error" "$out/build.log"; exit 1; }
+echo "build: $(( $(date +%s) - start )) s"
+ctest --test-dir build/gpu -j 4 --output-on-failure -E "compile_fail" >"$out/ctest.log" 2>&1
+tests_rc=$?
+tail -3 "$out/ctest.log"
+san=/usr/local/cuda/bin/compute-sanitizer
+if [ -x "$san" ]; then
+  $san --tool memcheck --error-exitcode 3 build/gpu/tests/test_gpu >"$out/memcheck.log" 2>&1; echo "memcheck rc $?"
+  $san --tool racecheck --error-exitcode 3 build/gpu/tests/test_gpu -tc="*teams*,*block*" >"$out/racecheck.log" 2>&1
+  echo "racecheck rc $?"
+fi
+build/gpu/perf/gpu/weft-perf-gpu --benchmark_repetitions=5 --benchmark_out="$out/gpu_core.json" \
+  --benchmark_out_format=json >"$out/bench.log" 2>&1
+echo "total: $(( $(date +%s) - start )) s, tests rc $tests_rc"
+python3 perf/compare.py "$out/gpu_core.json" perf/gpu/goals.json | tee "$out/table.txt"

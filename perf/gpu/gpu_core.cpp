@@ -1,0 +1,138 @@
+// perf/gpu: Weft on the CUDA backend against hand-written CUDA and CUB in one process, timed with CUDA
+// events: triad (and the device-to-device copy bandwidth), sum, exclusive scan, MinLoc, launch latency.
+// Pairs are <case>/weft and <case>/baseline; perf/compare.py prints the ratios against goals.json.
+#include <benchmark/benchmark.h>
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cstdint>
+#include <cstring>
+
+#include <weft/weft.hpp>
+
+namespace {
+
+using Exec = weft::Cuda;
+std::int64_t g_n = std::int64_t(1) << 27;  // 2^27 doubles = 1 GiB per array: fills the card's caches many times
+
+/// Times `body` with CUDA events on the default instance's stream.
+template <class Body>
+void timed(benchmark::State& st, Body&& body) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  const cudaStream_t s = Exec().cuda_stream();
+  for (auto _ : st) {
+    cudaEventRecord(a, s);
+    body();
+    cudaEventRecord(b, s);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    st.SetIterationTime(ms * 1e-3);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+}
+
+__global__ void raw_triad(double* a, const double* b, const double* c, double s, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
+    a[i] = b[i] + s * c[i];
+}
+__global__ void raw_empty() {}
+
+void triad_weft(benchmark::State& st) {
+  weft::View<double*> a("a", g_n), b("b", g_n), c("c", g_n);
+  weft::deep_copy(b, 1.0);
+  weft::deep_copy(c, 2.0);
+  timed(st, [&] { weft::parallel_for("triad", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i) { a(i) = b(i) + 0.4 * c(i); }); });
+  st.SetBytesProcessed(st.iterations() * 3 * g_n * sizeof(double));
+}
+void triad_baseline(benchmark::State& st) {
+  weft::View<double*> a("a", g_n), b("b", g_n), c("c", g_n);
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  timed(st, [&] { raw_triad<<<sms * 8, 256, 0, Exec().cuda_stream()>>>(a.data(), b.data(), c.data(), 0.4, g_n); });
+  st.SetBytesProcessed(st.iterations() * 3 * g_n * sizeof(double));
+}
+void copy_bandwidth(benchmark::State& st) {
+  weft::View<double*> a("a", g_n), b("b", g_n);
+  timed(st, [&] { cudaMemcpyAsync(a.data(), b.data(), g_n * sizeof(double), cudaMemcpyDeviceToDevice, Exec().cuda_stream()); });
+  st.SetBytesProcessed(st.iterations() * 2 * g_n * sizeof(double));
+}
+
+void sum_weft(benchmark::State& st) {
+  weft::View<double*> a("a", g_n);
+  weft::deep_copy(a, 0.5);
+  double r = 0;
+  timed(st, [&] { weft::parallel_reduce("sum", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i, double& s) { s += a(i); }, r); });
+  if (r != 0.5 * g_n) st.SkipWithError("wrong sum");
+  st.SetBytesProcessed(st.iterations() * g_n * sizeof(double));
+}
+void sum_baseline(benchmark::State& st) {
+  weft::View<double*> a("a", g_n);
+  weft::deep_copy(a, 0.5);
+  weft::View<double> out("out");
+  std::size_t temp = 0;
+  cub::DeviceReduce::Sum(nullptr, temp, a.data(), out.data(), g_n);
+  weft::View<char*> tmp("tmp", temp);
+  timed(st, [&] { cub::DeviceReduce::Sum(tmp.data(), temp, a.data(), out.data(), g_n, Exec().cuda_stream()); });
+  st.SetBytesProcessed(st.iterations() * g_n * sizeof(double));
+}
+
+void scan_weft(benchmark::State& st) {
+  weft::View<std::int64_t*> in("in", g_n), out("out", g_n);
+  weft::deep_copy(in, 3);
+  timed(st, [&] {
+    weft::parallel_scan("scan", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i, std::int64_t& u, bool final) {
+      if (final) out(i) = u;
+      u += in(i);
+    });
+  });
+  st.SetBytesProcessed(st.iterations() * 2 * g_n * sizeof(std::int64_t));
+}
+void scan_baseline(benchmark::State& st) {
+  weft::View<std::int64_t*> in("in", g_n), out("out", g_n);
+  weft::deep_copy(in, 3);
+  std::size_t temp = 0;
+  cub::DeviceScan::ExclusiveSum(nullptr, temp, in.data(), out.data(), g_n);
+  weft::View<char*> tmp("tmp", temp);
+  timed(st, [&] { cub::DeviceScan::ExclusiveSum(tmp.data(), temp, in.data(), out.data(), g_n, Exec().cuda_stream()); });
+  st.SetBytesProcessed(st.iterations() * 2 * g_n * sizeof(std::int64_t));
+}
+
+void launch_weft(benchmark::State& st) {
+  timed(st, [&] { weft::parallel_for("empty", weft::RangePolicy<Exec>(0, 1), WEFT_LAMBDA(std::int64_t) {}); });
+}
+void launch_baseline(benchmark::State& st) {
+  timed(st, [&] { raw_empty<<<1, 256, 0, Exec().cuda_stream()>>>(); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  weft::ScopeGuard guard(argc, argv);
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--smoke") == 0) {
+      g_n = 1 << 20;
+      for (int k = i; k + 1 < argc; ++k) argv[k] = argv[k + 1];
+      --argc;
+      break;
+    }
+  auto reg = [](const char* name, void (*fn)(benchmark::State&)) {
+    benchmark::RegisterBenchmark(name, fn)->UseManualTime()->Unit(benchmark::kMicrosecond);
+  };
+  reg("triad/weft", triad_weft);
+  reg("triad/baseline", triad_baseline);
+  reg("copy_d2d/baseline", copy_bandwidth);
+  reg("sum/weft", sum_weft);
+  reg("sum/baseline", sum_baseline);
+  reg("scan/weft", scan_weft);
+  reg("scan/baseline", scan_baseline);
+  reg("launch/weft", launch_weft);
+  reg("launch/baseline", launch_baseline);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
