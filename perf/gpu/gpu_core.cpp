@@ -3,10 +3,10 @@
 // Pairs are <case>/weft and <case>/baseline; perf/compare.py prints the ratios against goals.json.
 #include <benchmark/benchmark.h>
 
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cstdint>
 #include <cstring>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <weft/weft.hpp>
 
@@ -36,7 +36,8 @@ void timed(benchmark::State& st, Body&& body) {
 }
 
 __global__ void raw_triad(double* a, const double* b, const double* c, double s, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
     a[i] = b[i] + s * c[i];
 }
 __global__ void raw_empty() {}
@@ -45,7 +46,10 @@ void triad_weft(benchmark::State& st) {
   weft::View<double*> a("a", g_n), b("b", g_n), c("c", g_n);
   weft::deep_copy(b, 1.0);
   weft::deep_copy(c, 2.0);
-  timed(st, [&] { weft::parallel_for("triad", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i) { a(i) = b(i) + 0.4 * c(i); }); });
+  timed(st, [&] {
+    weft::parallel_for(
+        "triad", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i) { a(i) = b(i) + 0.4 * c(i); });
+  });
   st.SetBytesProcessed(st.iterations() * 3 * g_n * sizeof(double));
 }
 void triad_baseline(benchmark::State& st) {
@@ -57,7 +61,9 @@ void triad_baseline(benchmark::State& st) {
 }
 void copy_bandwidth(benchmark::State& st) {
   weft::View<double*> a("a", g_n), b("b", g_n);
-  timed(st, [&] { cudaMemcpyAsync(a.data(), b.data(), g_n * sizeof(double), cudaMemcpyDeviceToDevice, Exec().cuda_stream()); });
+  timed(st, [&] {
+    cudaMemcpyAsync(a.data(), b.data(), g_n * sizeof(double), cudaMemcpyDeviceToDevice, Exec().cuda_stream());
+  });
   st.SetBytesProcessed(st.iterations() * 2 * g_n * sizeof(double));
 }
 
@@ -65,7 +71,10 @@ void sum_weft(benchmark::State& st) {
   weft::View<double*> a("a", g_n);
   weft::deep_copy(a, 0.5);
   double r = 0;
-  timed(st, [&] { weft::parallel_reduce("sum", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i, double& s) { s += a(i); }, r); });
+  timed(st, [&] {
+    weft::parallel_reduce(
+        "sum", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i, double& s) { s += a(i); }, r);
+  });
   if (r != 0.5 * g_n) st.SkipWithError("wrong sum");
   st.SetBytesProcessed(st.iterations() * g_n * sizeof(double));
 }
@@ -84,10 +93,11 @@ void scan_weft(benchmark::State& st) {
   weft::View<std::int64_t*> in("in", g_n), out("out", g_n);
   weft::deep_copy(in, 3);
   timed(st, [&] {
-    weft::parallel_scan("scan", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i, std::int64_t& u, bool final) {
-      if (final) out(i) = u;
-      u += in(i);
-    });
+    weft::parallel_scan(
+        "scan", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i, std::int64_t & u, bool final) {
+          if (final) out(i) = u;
+          u += in(i);
+        });
   });
   st.SetBytesProcessed(st.iterations() * 2 * g_n * sizeof(std::int64_t));
 }
@@ -102,7 +112,7 @@ void scan_baseline(benchmark::State& st) {
 }
 
 void launch_weft(benchmark::State& st) {
-  timed(st, [&] { weft::parallel_for("empty", weft::RangePolicy<Exec>(0, 1), WEFT_LAMBDA(std::int64_t) {}); });
+  timed(st, [&] { weft::parallel_for("empty", weft::RangePolicy<Exec>(0, 1), WEFT_LAMBDA(std::int64_t){}); });
 }
 void launch_baseline(benchmark::State& st) {
   timed(st, [&] { raw_empty<<<1, 256, 0, Exec().cuda_stream()>>>(); });

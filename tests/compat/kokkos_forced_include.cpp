@@ -7,10 +7,12 @@ int main(int argc, char* argv[]) {
   {
     const int n = 4096;
     Kokkos::View<double*> x("x", n);
-    Kokkos::parallel_for("fill", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, n),
-                         KOKKOS_LAMBDA(const int i) { x(i) = 2.0 * i; });
+    Kokkos::parallel_for(
+        "fill", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, n),
+        KOKKOS_LAMBDA(const int i) { x(i) = 2.0 * i; });
     double sum = 0;
-    Kokkos::parallel_reduce("sum", n, KOKKOS_LAMBDA(const int i, double& s) { s += x(i); }, sum);
+    Kokkos::parallel_reduce(
+        "sum", n, KOKKOS_LAMBDA(const int i, double& s) { s += x(i); }, sum);
     Kokkos::fence();
     if (sum != double(n) * (n - 1)) status = 1;
     std::printf("kokkos-style sum %.1f (%s)\n", sum, status ? "WRONG" : "ok");

@@ -21,7 +21,7 @@ TEST_CASE("lifecycle: errors before initialize and after finalize, live Views re
   CHECK_FALSE(weft::is_initialized());
   CHECK_THROWS_WITH_AS(weft::View<double*>("early", 3),
                        doctest::Contains("cannot allocate a View \"early\" before weft::initialize()"), weft::Error);
-  CHECK_THROWS_WITH_AS(weft::parallel_for("early_kernel", 4, [](int) {}),
+  CHECK_THROWS_WITH_AS(weft::parallel_for("early_kernel", 4, WEFT_LAMBDA(int){}),
                        doctest::Contains("parallel_for \"early_kernel\" before weft::initialize()"), weft::Error);
 
   weft::initialize(weft::InitializationSettings().set_num_threads(2));
@@ -34,8 +34,8 @@ TEST_CASE("lifecycle: errors before initialize and after finalize, live Views re
     weft::finalize();
     const std::string out = cap.text.str();
     CHECK(out.find("2 View allocation(s) still alive") != std::string::npos);
-    const std::string where = std::string("\"leaked_view\" (80 bytes in ") +
-                              weft::DefaultExecutionSpace::memory_space::name() + ")";
+    const std::string where =
+        std::string("\"leaked_view\" (80 bytes in ") + weft::DefaultExecutionSpace::memory_space::name() + ")";
     CHECK(out.find(where) != std::string::npos);
     CHECK(out.find("\"other_view\"") != std::string::npos);
   }
@@ -43,8 +43,7 @@ TEST_CASE("lifecycle: errors before initialize and after finalize, live Views re
   CHECK_THROWS_WITH_AS(weft::View<double*>("late", 3), doctest::Contains("\"late\" after weft::finalize()"),
                        weft::Error);
   int late = 0;
-  CHECK_THROWS_WITH_AS(weft::parallel_reduce(
-                           "late_reduce", 4, [](int, int&) {}, late),
+  CHECK_THROWS_WITH_AS(weft::parallel_reduce("late_reduce", 4, WEFT_LAMBDA(int, int&){}, late),
                        doctest::Contains("parallel_reduce \"late_reduce\" after weft::finalize()"), weft::Error);
   CHECK_THROWS_WITH_AS(weft::finalize(), doctest::Contains("called twice"), weft::Error);
   leaked = weft::View<double*>();  // freeing after finalize is allowed

@@ -11,7 +11,7 @@ int max_team(const E& e) {
   return weft::TeamPolicy<E>(e, 1, 1).team_size_max();
 }
 
-TEST_CASE_TEMPLATE("every league rank runs once per team thread with the right ids", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("every league rank runs once per team thread with the right ids", E, WEFT_TEST_HOST_SPACES) {
   for (int ts = 1; ts <= max_team(E()); ++ts) {
     const int league = 37;
     INFO("team size " << ts);
@@ -38,7 +38,7 @@ TEST_CASE_TEMPLATE("every league rank runs once per team thread with the right i
   weft::parallel_for(weft::TeamPolicy<E>(0, 1), WEFT_LAMBDA(const typename weft::TeamPolicy<E>::member_type&){});
 }
 
-TEST_CASE_TEMPLATE("nested ranges, reductions, scans and broadcasts inside teams", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("nested ranges, reductions, scans and broadcasts inside teams", E, WEFT_TEST_HOST_SPACES) {
   using member = typename weft::TeamPolicy<E>::member_type;
   const int league = 13, n = 101, vec = 9;
   const int ts = max_team(E());
@@ -101,7 +101,7 @@ TEST_CASE_TEMPLATE("nested ranges, reductions, scans and broadcasts inside teams
   CHECK(wrong == 0);
 }
 
-TEST_CASE_TEMPLATE("team reductions over the league", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("team reductions over the league", E, WEFT_TEST_HOST_SPACES) {
   using member = typename weft::TeamPolicy<E>::member_type;
   const int league = 1000, n = 50;
   const int ts = max_team(E());
@@ -119,7 +119,7 @@ TEST_CASE_TEMPLATE("team reductions over the league", E, WEFT_TEST_EXEC_SPACES) 
   CHECK(total == all * (all - 1) / 2);
 }
 
-TEST_CASE_TEMPLATE("team and thread scratch, levels 0 and 1, at and over the limit", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("team and thread scratch, levels 0 and 1, at and over the limit", E, WEFT_TEST_HOST_SPACES) {
   using member = typename weft::TeamPolicy<E>::member_type;
   using scratch_view = weft::View<double*, typename E::scratch_memory_space, weft::MemoryUnmanaged>;
   const int league = 9, n = 64;

@@ -7,7 +7,7 @@
 
 namespace {
 
-TEST_CASE_TEMPLATE("View ranks 0..8 have the extents, strides and size given", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("View ranks 0..8 have the extents, strides and size given", E, WEFT_TEST_HOST_SPACES) {
   weft::View<double, E> r0("r0");
   CHECK(r0.rank() == 0);
   CHECK(r0.size() == 1);
@@ -39,7 +39,7 @@ TEST_CASE_TEMPLATE("View ranks 0..8 have the extents, strides and size given", E
                        doctest::Contains("extent 2 given as 2 but the data type fixes it at 3"), weft::Error);
 }
 
-TEST_CASE_TEMPLATE("View allocations are zero-initialized unless WithoutInitializing", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("View allocations are zero-initialized unless WithoutInitializing", E, WEFT_TEST_HOST_SPACES) {
   weft::View<double*, E> a("a", 100000);
   double s = 0;
   for (std::size_t i = 0; i < a.extent(0); ++i) s += a(i) * a(i);
@@ -53,7 +53,7 @@ TEST_CASE_TEMPLATE("View allocations are zero-initialized unless WithoutInitiali
   CHECK(strings(1) == "weft");
 }
 
-TEST_CASE_TEMPLATE("LayoutLeft, LayoutRight and LayoutStride map indices as documented", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("LayoutLeft, LayoutRight and LayoutStride map indices as documented", E, WEFT_TEST_HOST_SPACES) {
   weft::View<int**, weft::LayoutLeft, E> l("l", 3, 4);
   weft::View<int**, weft::LayoutRight, E> r("r", 3, 4);
   CHECK(l.stride(0) == 1);
@@ -80,7 +80,7 @@ TEST_CASE_TEMPLATE("LayoutLeft, LayoutRight and LayoutStride map indices as docu
 }
 
 TEST_CASE_TEMPLATE("subview with integers, ALL and ranges keeps the right layout and elements", E,
-                   WEFT_TEST_EXEC_SPACES) {
+                   WEFT_TEST_HOST_SPACES) {
   weft::View<double***, E> a("a", 4, 5, 6);
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 5; ++j)
@@ -118,7 +118,7 @@ TEST_CASE_TEMPLATE("subview with integers, ALL and ranges keeps the right layout
                        doctest::Contains("selects [3, 6) outside extent 5"), weft::Error);
 }
 
-TEST_CASE_TEMPLATE("deep_copy between layouts, strided subviews and scalars", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("deep_copy between layouts, strided subviews and scalars", E, WEFT_TEST_HOST_SPACES) {
   const int n = 37, m = 53;
   weft::View<double**, weft::LayoutRight, E> r("r", n, m);
   weft::View<double**, weft::LayoutLeft, E> l("l", n, m);
@@ -160,7 +160,7 @@ TEST_CASE_TEMPLATE("deep_copy between layouts, strided subviews and scalars", E,
   CHECK(big2(0) == 3.0);
 }
 
-TEST_CASE_TEMPLATE("mirrors, resize and realloc", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("mirrors, resize and realloc", E, WEFT_TEST_HOST_SPACES) {
   weft::View<int**, E> a("a", 3, 4);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j) a(i, j) = i * 4 + j;
@@ -192,7 +192,7 @@ TEST_CASE_TEMPLATE("mirrors, resize and realloc", E, WEFT_TEST_EXEC_SPACES) {
 }
 
 TEST_CASE_TEMPLATE("reference counting: copies count, kernel copies do not, the last one frees", E,
-                   WEFT_TEST_EXEC_SPACES) {
+                   WEFT_TEST_HOST_SPACES) {
   weft::View<double*, E> a("counted", 10);
   CHECK(a.use_count() == 1);
   {
@@ -223,7 +223,7 @@ TEST_CASE_TEMPLATE("reference counting: copies count, kernel copies do not, the 
   CHECK(none.use_count() == 0);
 }
 
-TEST_CASE_TEMPLATE("unmanaged views wrap user memory", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("unmanaged views wrap user memory", E, WEFT_TEST_HOST_SPACES) {
   std::vector<double> mem(12);
   std::iota(mem.begin(), mem.end(), 0.0);
   weft::View<double**, E, weft::MemoryUnmanaged> u(mem.data(), 3, 4);
@@ -237,7 +237,7 @@ TEST_CASE_TEMPLATE("unmanaged views wrap user memory", E, WEFT_TEST_EXEC_SPACES)
   CHECK(alias.data() == managed.data());
 }
 
-TEST_CASE_TEMPLATE("Atomic memory trait makes every access atomic", E, WEFT_TEST_EXEC_SPACES) {
+TEST_CASE_TEMPLATE("Atomic memory trait makes every access atomic", E, WEFT_TEST_HOST_SPACES) {
   const int n = 200000, bins = 7;
   weft::View<long*, E> counts("counts", bins);
   weft::View<double*, E> sums("sums", bins);

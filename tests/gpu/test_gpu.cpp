@@ -136,7 +136,8 @@ TEST_CASE("parallel_for, parallel_reduce (every reducer, several at once, arrays
       if (vals[i] > mx) mx = vals[i], mxl = i;
     }
     double sum = -1;
-    weft::parallel_reduce("sum", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i, double& a) { a += x(i); }, sum);
+    weft::parallel_reduce(
+        "sum", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i, double& a) { a += x(i); }, sum);
     CHECK(sum == doctest::Approx(double(ref)).epsilon(1e-12));
     using MML = weft::MinMaxLoc<double, int>;
     MML::value_type mml{};
@@ -187,21 +188,25 @@ struct Histogram {
 TEST_CASE("array reductions, reductions into device Views, MDRange") {
   const int n = 5000, bins = 6;
   weft::View<int*, Dev> keys("keys", n);
-  weft::parallel_for("keys", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i) { keys(i) = (i * 5) % bins; });
+  weft::parallel_for(
+      "keys", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i) { keys(i) = (i * 5) % bins; });
   long counts[bins] = {};
   weft::parallel_reduce("hist", weft::RangePolicy<Dev>(0, n), Histogram{bins, keys}, counts);
   for (int b = 0; b < bins; ++b) CHECK(counts[b] == n / bins + ((5 * b) % bins < n % bins ? 1 : 0));  // i = 5b mod 6
   weft::View<double, Dev> into("into");
-  weft::parallel_reduce("into_view", weft::RangePolicy<Dev>(0, 100), WEFT_LAMBDA(int i, double& a) { a += i; }, into);
+  weft::parallel_reduce(
+      "into_view", weft::RangePolicy<Dev>(0, 100), WEFT_LAMBDA(int i, double& a) { a += i; }, into);
   double h = 0;
   weft::deep_copy(h, to_host(into));
   CHECK(h == 4950.0);
   weft::View<int***, Dev> cube("cube", 7, 9, 5);
-  weft::parallel_for("md", weft::MDRangePolicy<Dev, weft::Rank<3>>({0, 0, 0}, {7, 9, 5}),
-                     WEFT_LAMBDA(int i, int j, int k) { cube(i, j, k) = 100 * i + 10 * j + k; });
+  weft::parallel_for(
+      "md", weft::MDRangePolicy<Dev, weft::Rank<3>>({0, 0, 0}, {7, 9, 5}),
+      WEFT_LAMBDA(int i, int j, int k) { cube(i, j, k) = 100 * i + 10 * j + k; });
   long s = 0;
-  weft::parallel_reduce("md_sum", weft::MDRangePolicy<Dev, weft::Rank<3>>({1, 0, 0}, {7, 9, 5}),
-                        WEFT_LAMBDA(int i, int j, int k, long& a) { a += cube(i, j, k); }, s);
+  weft::parallel_reduce(
+      "md_sum", weft::MDRangePolicy<Dev, weft::Rank<3>>({1, 0, 0}, {7, 9, 5}),
+      WEFT_LAMBDA(int i, int j, int k, long& a) { a += cube(i, j, k); }, s);
   auto hc = to_host(cube);
   long ref = 0;
   int wrong = 0;
@@ -225,39 +230,42 @@ TEST_CASE("teams: nested ranges, vector lanes, scans, broadcasts, single, level-
   auto policy = weft::TeamPolicy<Dev>(league, ts, vec)
                     .set_scratch_size(0, weft::PerTeam(scratch_view::shmem_size(n)), weft::PerThread(64))
                     .set_scratch_size(1, weft::PerTeam(scratch_view::shmem_size(n)));
-  weft::parallel_for("teams", policy, WEFT_LAMBDA(const member& m) {
-    const int l = m.league_rank();
-    scratch_view a(m.team_scratch(0), n);
-    scratch_view big(m.team_scratch(1), n);
-    weft::parallel_for(weft::TeamVectorRange(m, n), [&](int i) {
-      a(i) = l + 0.5 * i;
-      big(i) = 2.0;
-    });
-    m.team_barrier();
-    double s = 0;
-    weft::parallel_reduce(weft::TeamThreadRange(m, n), [&](int i, double& acc) { acc += a(i) * big(i); }, s);
-    double total = 0;
-    weft::parallel_scan(
-        weft::TeamThreadRange(m, n),
-        [&](int i, double& u, bool final) {
-          if (final) prefix(l, i) = u;
-          u += a(i);
-        },
-        total);
-    double vs = 0;
-    weft::parallel_for(weft::TeamThreadRange(m, 1), [&](int) {
-      weft::parallel_reduce(weft::ThreadVectorRange(m, 10), [&](int k, double& acc) { acc += k; }, vs);
-    });
-    int value = m.team_rank() == 3 ? 700 + l : -1;
-    m.team_broadcast(value, 3);
-    weft::single(weft::PerTeam(m), [&]() {
-      row_sum(l) = s;
-      totals(l) = total;
-      bcast(l) = value;
-      weft::atomic_add(&singles(l), 1);  // once per team, not once per thread or lane
-    });
-    if (m.team_rank() == 0) weft::single(weft::PerThread(m), [&]() { vec_sum(l) = vs; });
-  });
+  weft::parallel_for(
+      "teams", policy, WEFT_LAMBDA(const member& m) {
+        const int l = m.league_rank();
+        scratch_view a(m.team_scratch(0), n);
+        scratch_view big(m.team_scratch(1), n);
+        weft::parallel_for(weft::TeamVectorRange(m, n), [&](int i) {
+          a(i) = l + 0.5 * i;
+          big(i) = 2.0;
+        });
+        m.team_barrier();
+        double s = 0;
+        weft::parallel_reduce(
+            weft::TeamThreadRange(m, n), [&](int i, double& acc) { acc += a(i) * big(i); }, s);
+        double total = 0;
+        weft::parallel_scan(
+            weft::TeamThreadRange(m, n),
+            [&](int i, double& u, bool final) {
+              if (final) prefix(l, i) = u;
+              u += a(i);
+            },
+            total);
+        double vs = 0;
+        weft::parallel_for(weft::TeamThreadRange(m, 1), [&](int) {
+          weft::parallel_reduce(
+              weft::ThreadVectorRange(m, 10), [&](int k, double& acc) { acc += k; }, vs);
+        });
+        int value = m.team_rank() == 3 ? 700 + l : -1;
+        m.team_broadcast(value, 3);
+        weft::single(weft::PerTeam(m), [&]() {
+          row_sum(l) = s;
+          totals(l) = total;
+          bcast(l) = value;
+          weft::atomic_add(&singles(l), 1);  // once per team, not once per thread or lane
+        });
+        if (m.team_rank() == 0) weft::single(weft::PerThread(m), [&]() { vec_sum(l) = vs; });
+      });
   auto hs = to_host(row_sum);
   auto ht = to_host(totals);
   auto hp = to_host(prefix);
@@ -280,28 +288,35 @@ TEST_CASE("teams: nested ranges, vector lanes, scans, broadcasts, single, level-
   CHECK(wrong == 0);
 
   long total = 0;
-  weft::parallel_reduce("league_sum", weft::TeamPolicy<Dev>(50, weft::AUTO, 2), WEFT_LAMBDA(const member& m, long& acc) {
-    long part = 0;
-    weft::parallel_reduce(weft::TeamThreadRange(m, 10), [&](int i, long& t) { t += m.league_rank() * 10 + i; }, part);
-    if (m.team_rank() == 0) acc += part;
-  }, total);
+  weft::parallel_reduce(
+      "league_sum", weft::TeamPolicy<Dev>(50, weft::AUTO, 2),
+      WEFT_LAMBDA(const member& m, long& acc) {
+        long part = 0;
+        weft::parallel_reduce(
+            weft::TeamThreadRange(m, 10), [&](int i, long& t) { t += m.league_rank() * 10 + i; }, part);
+        if (m.team_rank() == 0) acc += part;
+      },
+      total);
   CHECK(total == 499L * 500 / 2);
-  CHECK_THROWS_WITH_AS(weft::parallel_for("bad_vector", weft::TeamPolicy<Dev>(1, 1, 3), WEFT_LAMBDA(const member&) {}),
+  CHECK_THROWS_WITH_AS(weft::parallel_for("bad_vector", weft::TeamPolicy<Dev>(1, 1, 3), WEFT_LAMBDA(const member&){}),
                        doctest::Contains("vector length 3 is not a power of two"), weft::Error);
 }
 
 TEST_CASE("results do not depend on the order blocks run in (GpuEmu shuffled block order)") {
   const int n = 300001;
   weft::View<double*, Dev> x("x", n);
-  weft::parallel_for("x", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i) { x(i) = 1.0 / (1 + i % 97) - 0.013; });
+  weft::parallel_for(
+      "x", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i) { x(i) = 1.0 / (1 + i % 97) - 0.013; });
   auto run = [&](std::int64_t* scan_last) {
     double s = 0;
-    weft::parallel_reduce("sum", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i, double& a) { a += x(i); }, s);
+    weft::parallel_reduce(
+        "sum", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i, double& a) { a += x(i); }, s);
     weft::View<std::int64_t*, Dev> out("out", n);
-    weft::parallel_scan("scan", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i, std::int64_t& u, bool final) {
-      if (final) out(i) = u;
-      u += i % 5;
-    });
+    weft::parallel_scan(
+        "scan", weft::RangePolicy<Dev>(0, n), WEFT_LAMBDA(int i, std::int64_t& u, bool final) {
+          if (final) out(i) = u;
+          u += i % 5;
+        });
     auto h = to_host(out);
     *scan_last = h(n - 1);
     return s;

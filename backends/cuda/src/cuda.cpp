@@ -30,9 +30,7 @@ void cuda_throw(cudaError_t e, const char* what, std::string_view label) {
   throw Error(msg);
 }
 
-void cuda_check_launch(const char* label) {
-  cuda_check(cudaGetLastError(), "launching a kernel", label);
-}
+void cuda_check_launch(const char* label) { cuda_check(cudaGetLastError(), "launching a kernel", label); }
 
 void cuda_copy_bytes(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, bool wait) {
   cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream), "cudaMemcpyAsync");

@@ -128,11 +128,12 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
         me.result = bits;
       } else if (me.op != WarpOp::sync) {
         if (!(mask & (1u << src)))
-          fail(&b, &me, "shuffle reads lane " + std::to_string(src) + ", outside its mask 0x" + [&] {
-            char h[16];
-            std::snprintf(h, sizeof h, "%08x", mask);
-            return std::string(h);
-          }() + " (the value would be undefined on a GPU)");
+          fail(
+              &b, &me, "shuffle reads lane " + std::to_string(src) + ", outside its mask 0x" + [&] {
+                char h[16];
+                std::snprintf(h, sizeof h, "%08x", mask);
+                return std::string(h);
+              }() + " (the value would be undefined on a GPU)");
         me.result = b.threads[warp_begin + src].value;
       }
     }
@@ -185,10 +186,10 @@ void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixe
     for (int w = 0; w < n; w += 32) released |= complete_warp_ops(b, w, std::min(n, w + 32));
     if (at_barrier > 0 && at_barrier + done == n) {
       if (done > 0)
-        fail(&b, waiting, "sync_block() (__syncthreads) not reached by every thread of the block: thread (" +
-                              std::to_string(exited->context.thread_idx.x) + "," +
-                              std::to_string(exited->context.thread_idx.y) + "," +
-                              std::to_string(exited->context.thread_idx.z) + ") exited without reaching it");
+        fail(&b, waiting,
+             "sync_block() (__syncthreads) not reached by every thread of the block: thread (" +
+                 std::to_string(exited->context.thread_idx.x) + "," + std::to_string(exited->context.thread_idx.y) +
+                 "," + std::to_string(exited->context.thread_idx.z) + ") exited without reaching it");
       for (auto& t : b.threads) t.state = State::runnable;
       released = true;
     }

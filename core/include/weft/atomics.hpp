@@ -51,7 +51,10 @@ WEFT_INLINE_FUNCTION atomic_uint_t<T> to_bits(const T& t) {
 /// Device: a compare-and-swap loop on the 32- or 64-bit word that holds the value.
 template <class T, class Op>
 __device__ inline T device_fetch_op(T* p, Op op) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "weft: device atomics need a 4- or 8-byte type");
+  if constexpr (sizeof(T) != 4 && sizeof(T) != 8) {
+    __trap();  // device atomics exist for 4- and 8-byte types only
+    return *p;
+  }
   using U = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
   U* up = reinterpret_cast<U*>(p);
   U old = *reinterpret_cast<volatile U*>(up);
@@ -75,7 +78,7 @@ WEFT_INLINE_FUNCTION T atomic_fetch_op(T* p, Op op) {
   return device_fetch_op(p, op);
 #else
   if constexpr (std::is_integral_v<T> || atomic_via_integer_v<T>) {
-    using U = std::conditional_t<std::is_integral_v<T>, T, atomic_uint_t<T>>;
+    using U = std::conditional_t<std::is_integral_v<T>, T, atomic_uint_t<T> >;
     U* up = reinterpret_cast<U*>(p);
     U old = __atomic_load_n(up, __ATOMIC_RELAXED);
     while (true) {
@@ -135,7 +138,10 @@ template <class T>
 WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> expected,
                                                std::type_identity_t<T> desired) {
 #if WEFT_IMPL_DEVICE_PASS
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "weft: device atomics need a 4- or 8-byte type");
+  if constexpr (sizeof(T) != 4 && sizeof(T) != 8) {
+    __trap();  // device atomics exist for 4- and 8-byte types only
+    return *p;
+  }
   using U = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
   U e, d;
   memcpy(&e, &expected, sizeof(T));
@@ -146,7 +152,7 @@ WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> exp
   return out;
 #else
   if constexpr (std::is_integral_v<T> || impl::atomic_via_integer_v<T>) {
-    using U = std::conditional_t<std::is_integral_v<T>, T, impl::atomic_uint_t<T>>;
+    using U = std::conditional_t<std::is_integral_v<T>, T, impl::atomic_uint_t<T> >;
     U e;
     U d;
     std::memcpy(&e, &expected, sizeof(T));

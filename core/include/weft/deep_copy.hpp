@@ -31,7 +31,9 @@ void construct_elements(T* p, std::size_t n) {
 
 /// Calls body(dst_offset, src_offset) for every multi-index of views of extents `ext`, row by row.
 template <class M>
-concept DeviceCopySpace = requires(void* d, const void* s, std::size_t n) { M::impl_copy_bytes(d, s, n); };
+concept DeviceCopySpace = requires(void* d, const void* s, std::size_t n) {
+  M::impl_copy_bytes(d, s, n);
+};
 
 template <int R, class Exec, class Body>
 void for_each_element(const Exec& exec, const std::size_t* ext, const std::size_t* dst_stride,
@@ -104,7 +106,8 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
       }
     } else {
       throw_view_error(dst.label(), "deep_copy from " + quote(src.label()) + " between " + DM::name() + " and " +
-                                        SM::name() + " needs two contiguous views with the same layout; copy "
+                                        SM::name() +
+                                        " needs two contiguous views with the same layout; copy "
                                         "through a contiguous mirror (create_mirror_view) on the device side");
     }
   }
@@ -116,14 +119,16 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
       const std::size_t chunks = (bytes + serial_copy_bytes - 1) / serial_copy_bytes;
       auto* dc = reinterpret_cast<char*>(d);
       const auto* sc = reinterpret_cast<const char*>(s);
-      parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks), [=] WEFT_HOST_DEVICE(std::size_t c) {
-        const std::size_t b = c * serial_copy_bytes;
-        std::memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
-      });
+      parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks),
+                   [=] WEFT_HOST_DEVICE(std::size_t c) {
+                     const std::size_t b = c * serial_copy_bytes;
+                     std::memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
+                   });
     }
     return;
   }
-  for_each_element<R>(exec, dst.impl_map().ext, ds, ss, [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t b) { d[a] = s[b]; });
+  for_each_element<R>(exec, dst.impl_map().ext, ds, ss,
+                      [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t b) { d[a] = s[b]; });
 }
 
 template <class Exec, class DV>
@@ -135,7 +140,8 @@ void fill_view(const Exec& exec, const DV& dst, const typename DV::non_const_val
   if (dst.size() == 0) return;
   std::size_t ds[R > 0 ? R : 1];
   strides_of(dst, ds);
-  for_each_element<R>(exec, dst.impl_map().ext, ds, ds, [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t) { d[a] = value; });
+  for_each_element<R>(exec, dst.impl_map().ext, ds, ds,
+                      [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t) { d[a] = value; });
 }
 }  // namespace impl
 

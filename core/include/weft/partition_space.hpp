@@ -27,9 +27,8 @@ std::array<E, sizeof...(W)> partition_space(const E& exec, W... weights) {
     const int n = static_cast<int>(exec.concurrency() * w[i] / total);
     return E::impl_create_instance(n > 0 ? n : 1);
   };
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<E, sizeof...(W)>{make(I)...};
-  }(std::index_sequence_for<W...>{});
+  return [&]<std::size_t... I>(std::index_sequence<I...>) { return std::array<E, sizeof...(W)>{make(I)...}; }
+  (std::index_sequence_for<W...>{});
 }
 
 }  // namespace weft::experimental

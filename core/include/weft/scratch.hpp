@@ -46,8 +46,8 @@ class ScratchMemorySpace {
     (void)bytes;
     (void)left;
 #if WEFT_IMPL_DEVICE_PASS
-    printf("weft: team scratch exhausted: asked for %llu bytes with %llu left at level %d\n",
-           (unsigned long long)bytes, (unsigned long long)left, level_);
+    printf("weft: team scratch exhausted: asked for %llu bytes with %llu left at level %d\n", (unsigned long long)bytes,
+           (unsigned long long)left, level_);
     __trap();
 #else
     impl::abort_with(

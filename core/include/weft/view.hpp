@@ -609,8 +609,7 @@ class View {
     check_size(label);
   }
   WEFT_INLINE_FUNCTION void set_extents_unchecked(const std::size_t* e, std::size_t count) {
-    for (int k = 0; k < R; ++k)
-      map_.ext[k] = k < static_cast<int>(count) ? e[k] : traits::analysis::extent_at(k);
+    for (int k = 0; k < R; ++k) map_.ext[k] = k < static_cast<int>(count) ? e[k] : traits::analysis::extent_at(k);
     map_.set_packed();
   }
   void set_layout(std::string_view label, const array_layout& l) {

@@ -1,6 +1,6 @@
 // Must abort with a GpuEmu diagnostic: a __syncthreads that half the block skips.
-#include <weft/weft.hpp>
 #include <weft/gpu/intrinsics.hpp>
+#include <weft/weft.hpp>
 
 struct Kernel {
   WEFT_DEVICE void operator()() const {

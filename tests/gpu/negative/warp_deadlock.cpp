@@ -1,6 +1,6 @@
 // Must abort with a GpuEmu diagnostic: a full-mask shuffle reached by only some lanes while the rest wait at a barrier.
-#include <weft/weft.hpp>
 #include <weft/gpu/intrinsics.hpp>
+#include <weft/weft.hpp>
 
 struct Kernel {
   WEFT_DEVICE void operator()() const {

@@ -81,10 +81,13 @@ struct EmuVendor {
   static int multiprocessor_count() { return emu::multiprocessor_count(); }
   template <class Shape, class K>
   static void launch(const GpuEmu&, const char* label, const Shape& s, const K& k) {
-    emu::launch(label, {s.grid.x, s.grid.y, s.grid.z}, {s.block.x, s.block.y, s.block.z}, s.shared_bytes,
-                [](const void* p) { (*static_cast<const K*>(p))(); }, &k);
+    emu::launch(
+        label, {s.grid.x, s.grid.y, s.grid.z}, {s.block.x, s.block.y, s.block.z}, s.shared_bytes,
+        [](const void* p) { (*static_cast<const K*>(p))(); }, &k);
   }
-  static void* scratch_allocate(std::size_t bytes) { return GpuEmuSpace().allocate(bytes > 0 ? bytes : 1, "weft scratch"); }
+  static void* scratch_allocate(std::size_t bytes) {
+    return GpuEmuSpace().allocate(bytes > 0 ? bytes : 1, "weft scratch");
+  }
   static void scratch_free(void* p, std::size_t bytes) { GpuEmuSpace().deallocate(p, bytes, "weft scratch"); }
   static void memset(void* p, int v, std::size_t bytes) { std::memset(p, v, bytes); }
   /// Hands a reduction's device result to the adaptor (which writes a host scalar or a View).

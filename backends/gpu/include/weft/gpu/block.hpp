@@ -12,7 +12,9 @@ namespace weft::gpu {
 template <class V>
 struct BlockTemp {
   /// Bytes of shared memory block_reduce / block_exclusive_scan need for `threads` threads.
-  static constexpr std::size_t bytes(unsigned threads) { return sizeof(V) * ((threads + warp_size - 1) / warp_size + 2); }
+  static constexpr std::size_t bytes(unsigned threads) {
+    return sizeof(V) * ((threads + warp_size - 1) / warp_size + 2);
+  }
 };
 
 WEFT_DEVICE inline unsigned block_threads() {

@@ -116,18 +116,18 @@ WEFT_DEVICE inline bool any(bool p, std::uint32_t mask = full_mask) { return bal
 WEFT_DEVICE inline bool all(bool p, std::uint32_t mask = full_mask) { return ballot(p, mask) == (ballot(true, mask)); }
 
 /// Shuffles of any trivially copyable value, one 32-bit word at a time (as CUDA does for 64-bit types).
-#define WEFT_IMPL_GPU_SHFL(NAME, WORD, ARG_T)                                                     \
-  template <class T>                                                                            \
+#define WEFT_IMPL_GPU_SHFL(NAME, WORD, ARG_T)                                                             \
+  template <class T>                                                                                      \
   WEFT_DEVICE inline T NAME(const T& v, ARG_T a, std::uint32_t mask = full_mask, int width = warp_size) { \
-    static_assert(std::is_trivially_copyable_v<T>, "weft::gpu shuffles need a trivially copyable type"); \
-    constexpr int words = (sizeof(T) + 3) / 4;                                                  \
-    std::uint32_t in[words] = {};                                                               \
-    std::uint32_t out[words];                                                                   \
-    std::memcpy(in, &v, sizeof(T));                                                             \
-    for (int k = 0; k < words; ++k) out[k] = WORD(in[k], a, mask, width);                       \
-    T r;                                                                                        \
-    std::memcpy(&r, out, sizeof(T));                                                            \
-    return r;                                                                                   \
+    static_assert(std::is_trivially_copyable_v<T>, "weft::gpu shuffles need a trivially copyable type");  \
+    constexpr int words = (sizeof(T) + 3) / 4;                                                            \
+    std::uint32_t in[words] = {};                                                                         \
+    std::uint32_t out[words];                                                                             \
+    std::memcpy(in, &v, sizeof(T));                                                                       \
+    for (int k = 0; k < words; ++k) out[k] = WORD(in[k], a, mask, width);                                 \
+    T r;                                                                                                  \
+    std::memcpy(&r, out, sizeof(T));                                                                      \
+    return r;                                                                                             \
   }
 WEFT_IMPL_GPU_SHFL(shfl, shfl_word, int)
 WEFT_IMPL_GPU_SHFL(shfl_up, shfl_up_word, unsigned)

@@ -20,7 +20,7 @@ struct GpuForKernel {
 };
 
 template <class F, class Policy, class E>
-  requires GpuEngineSpace<E>
+requires GpuEngineSpace<E>
 class ParallelFor<F, Policy, E> {
   using Vendor = typename E::impl_vendor;
 

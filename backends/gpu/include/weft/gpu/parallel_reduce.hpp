@@ -20,9 +20,9 @@ struct GpuReduceKernel {
   F f;
   Adaptor a;
   Work work;
-  unsigned* ticket;  // zero before the launch; the last block resets it
-  V* partials;       // one (value_count values) per block
-  V* result;         // value_count values
+  unsigned* ticket;         // zero before the launch; the last block resets it
+  V* partials;              // one (value_count values) per block
+  V* result;                // value_count values
   std::size_t temp_offset;  // after the policy's own shared memory (team slots and scratch)
   std::size_t flag_offset;
 
@@ -73,7 +73,7 @@ struct GpuReduceKernel {
 };
 
 template <class F, class Adaptor, class Policy, class E>
-  requires GpuEngineSpace<E>
+requires GpuEngineSpace<E>
 class ParallelReduce<F, Adaptor, Policy, E> {
   using Vendor = typename E::impl_vendor;
   using V = typename Adaptor::value_type;
@@ -99,8 +99,14 @@ class ParallelReduce<F, Adaptor, Policy, E> {
     char* buf = static_cast<char*>(Vendor::scratch_allocate(bytes));
     Vendor::memset(buf, 0, result_off);
     using K = GpuReduceKernel<F, Adaptor, Policy, GpuWork<Policy>>;
-    const K k{f_,         a_,         work, reinterpret_cast<unsigned*>(buf), reinterpret_cast<V*>(buf + partial_off),
-              reinterpret_cast<V*>(buf + result_off), temp_offset, flag_offset};
+    const K k{f_,
+              a_,
+              work,
+              reinterpret_cast<unsigned*>(buf),
+              reinterpret_cast<V*>(buf + partial_off),
+              reinterpret_cast<V*>(buf + result_off),
+              temp_offset,
+              flag_offset};
     Vendor::launch(p_.space(), label_.c_str(), s, k);
     Vendor::deliver(p_.space(), a_, reinterpret_cast<V*>(buf + result_off), count);
     Vendor::scratch_free(buf, bytes);

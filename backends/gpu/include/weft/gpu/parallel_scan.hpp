@@ -72,7 +72,7 @@ struct GpuScanKernel {
 };
 
 template <class F, class Adaptor, class Policy, class E>
-  requires GpuEngineSpace<E>
+requires GpuEngineSpace<E>
 class ParallelScan<F, Adaptor, Policy, E> {
   using Vendor = typename E::impl_vendor;
   using V = typename Adaptor::value_type;

@@ -63,8 +63,7 @@ class GpuTeamMember {
     team_broadcast(value, source);
   }
   template <class R>
-    requires Reducer<R>
-  WEFT_DEVICE void team_reduce(const R& reducer) const {
+  requires Reducer<R> WEFT_DEVICE void team_reduce(const R& reducer) const {
     ReducerAdaptor<R> a{reducer};
     typename R::value_type v = reducer.reference();
     impl_join(NestLevel::TeamThread, a, &v);
@@ -193,14 +192,16 @@ class GpuTeamMember {
 };
 
 template <class E>
-  requires GpuEngineSpace<E>
+requires GpuEngineSpace<E>
 struct TeamTraits<E> {
   using member_type = GpuTeamMember<E>;
   static int team_size_max(const E&, int vector_length) { return 1024 / (vector_length > 0 ? vector_length : 1); }
   static int team_size_recommended(const E&, int vector_length) {
     return 128 / (vector_length > 0 ? vector_length : 1) > 0 ? 128 / vector_length : 1;
   }
-  static std::size_t scratch_size_max(int level) { return level == 0 ? (std::size_t(32) << 10) : (std::size_t(256) << 20); }
+  static std::size_t scratch_size_max(int level) {
+    return level == 0 ? (std::size_t(32) << 10) : (std::size_t(256) << 20);
+  }
 };
 
 [[noreturn]] void throw_team_error(std::string_view label, const std::string& what);
@@ -216,8 +217,8 @@ class GpuWork<TeamPolicy<P...>> {
     ts_ = p.team_size();
     vl_ = p.vector_length();
     if (vl_ > 32 || (vl_ & (vl_ - 1)))
-      throw_team_error(label, "vector length " + std::to_string(vl_) + " is not a power of two up to 32 on " +
-                                  E::name());
+      throw_team_error(label,
+                       "vector length " + std::to_string(vl_) + " is not a power of two up to 32 on " + E::name());
     const int max = p.team_size_max();
     if (ts_ > max)
       throw_team_error(label, "team size " + std::to_string(ts_) + " with vector length " + std::to_string(vl_) +

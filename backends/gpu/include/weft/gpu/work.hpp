@@ -14,7 +14,9 @@
 namespace weft::impl {
 
 template <class E>
-concept GpuEngineSpace = requires { typename E::impl_vendor; };
+concept GpuEngineSpace = requires {
+  typename E::impl_vendor;
+};
 
 struct GpuLaunchShape {
   gpu::dim3_t grid{1, 1, 1};
@@ -52,7 +54,8 @@ GpuLaunchShape range_shape(std::int64_t n) {
   GpuLaunchShape s;
   s.block = {256, 1, 1};
   const std::int64_t want = (n + 255) / 256;
-  const std::int64_t cap = static_cast<std::int64_t>(Vendor::multiprocessor_count()) * Vendor::blocks_per_multiprocessor;
+  const std::int64_t cap =
+      static_cast<std::int64_t>(Vendor::multiprocessor_count()) * Vendor::blocks_per_multiprocessor;
   s.grid = {static_cast<unsigned>(want < 1 ? 1 : (want < cap ? want : cap)), 1, 1};
   return s;
 }
