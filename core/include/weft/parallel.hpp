@@ -187,7 +187,10 @@ auto make_reduce_adaptor(const F& f, Results&... results) {
       else
         return &r;
     }(results...);
-    return FA{&f, functor_value_count(f), target};
+    ResultWriter writer = nullptr;
+    using R0 = std::remove_cvref_t<typename first_or<void, Results...>::type>;
+    if constexpr (is_view_v<R0>) writer = &write_result_bytes<typename R0::memory_space>;
+    return FA{&f, functor_value_count(f), target, writer};
   } else if constexpr (sizeof...(Results) == 1) {
     using R = decltype(as_reducer(results...));
     return ReducerAdaptor<R>{as_reducer(results...)};

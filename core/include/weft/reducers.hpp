@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -44,6 +45,24 @@ struct MinMaxLocScalar {
 };
 
 namespace impl {
+/// Writes a result computed on the host into `dst` in memory space M (a device copy when the host cannot
+/// write M directly).
+template <class M, class T>
+void write_result(T* dst, const T* src, int count = 1) {
+  if constexpr (requires(void* d, const void* s, std::size_t n) { M::impl_copy_bytes(d, s, n); })
+    M::impl_copy_bytes(dst, src, sizeof(T) * count);
+  else
+    for (int i = 0; i < count; ++i) dst[i] = src[i];
+}
+using ResultWriter = void (*)(void*, const void*, std::size_t);
+template <class M>
+void write_result_bytes(void* dst, const void* src, std::size_t bytes) {
+  if constexpr (requires(void* d, const void* s, std::size_t n) { M::impl_copy_bytes(d, s, n); })
+    M::impl_copy_bytes(dst, src, bytes);
+  else
+    std::memcpy(dst, src, bytes);
+}
+
 /// Holds where a reducer's result goes: a host scalar, or a rank-0 View (written without a fence).
 template <class T, class Space>
 class ReducerResult {
@@ -55,6 +74,13 @@ class ReducerResult {
   WEFT_INLINE_FUNCTION value_type& reference() const { return *ptr_; }
   result_view_type view() const { return scalar_ ? result_view_type(ptr_) : view_; }
   WEFT_INLINE_FUNCTION bool references_scalar() const { return scalar_; }
+  /// Stores a host-side result value where the reducer's result lives.
+  void impl_store(const value_type& v) const {
+    if (scalar_)
+      *ptr_ = v;
+    else
+      write_result<Space>(ptr_, &v);
+  }
 
  private:
   value_type* ptr_;
@@ -215,7 +241,15 @@ struct ReducerAdaptor {
   WEFT_FORCEINLINE_FUNCTION void apply(value_type* v, Fn&& fn) const {
     fn(*v);
   }
-  WEFT_INLINE_FUNCTION void store(const value_type* v) const { r.reference() = *v; }
+  /// Stores through reference(): for results that live where the caller runs (nested reductions).
+  WEFT_INLINE_FUNCTION void store_local(const value_type* v) const { r.reference() = *v; }
+  /// Delivers the host-side result (for built-in reducers, into device memory too).
+  void store(const value_type* v) const {
+    if constexpr (requires { r.impl_store(*v); })
+      r.impl_store(*v);
+    else
+      r.reference() = *v;
+  }
 };
 
 template <class... R>
@@ -238,8 +272,8 @@ struct CombinedAdaptor {
     fn(get<I>(*v)...);
   }
   template <std::size_t... I>
-  WEFT_INLINE_FUNCTION void store_impl(const value_type* v, std::index_sequence<I...>) const {
-    ((get<I>(rs).reference() = get<I>(*v)), ...);
+  void store_impl(const value_type* v, std::index_sequence<I...>) const {
+    (ReducerAdaptor<std::remove_cvref_t<decltype(get<I>(rs))>>{get<I>(rs)}.store(&get<I>(*v)), ...);
   }
   using seq = std::index_sequence_for<R...>;
   WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const { init_impl(v, seq{}); }
@@ -249,7 +283,12 @@ struct CombinedAdaptor {
   WEFT_FORCEINLINE_FUNCTION void apply(value_type* v, Fn&& fn) const {
     apply_impl(v, fn, seq{});
   }
-  WEFT_INLINE_FUNCTION void store(const value_type* v) const { store_impl(v, seq{}); }
+  void store(const value_type* v) const { store_impl(v, seq{}); }
+  template <std::size_t... I>
+  WEFT_INLINE_FUNCTION void store_local_impl(const value_type* v, std::index_sequence<I...>) const {
+    ((get<I>(rs).reference() = get<I>(*v)), ...);
+  }
+  WEFT_INLINE_FUNCTION void store_local(const value_type* v) const { store_local_impl(v, seq{}); }
 };
 
 /// A functor that reduces by itself: it has value_type (possibly T[] with a value_count member), and
@@ -262,6 +301,7 @@ struct FunctorAdaptor {
   const F* f;
   int count;
   value_type* target;  // nullptr: no result wanted
+  ResultWriter writer = nullptr;  // how to write into target's memory space (nullptr: plain host stores)
   WEFT_INLINE_FUNCTION int value_count() const { return count; }
   WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const {
     if constexpr (is_array) {
@@ -304,7 +344,10 @@ struct FunctorAdaptor {
       fn(*v);
   }
   void store(const value_type* v) const {
-    if (target)
+    if (!target) return;
+    if (writer)
+      writer(target, v, sizeof(value_type) * count);
+    else
       for (int i = 0; i < count; ++i) target[i] = v[i];
   }
 };

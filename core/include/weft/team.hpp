@@ -39,7 +39,7 @@ WEFT_INLINE_FUNCTION void parallel_reduce(const impl::NestedRange<L, I, M>& r, c
   adaptor.init(&v);
   r.member.impl_for(L, r.begin, r.end, [&](I i) { adaptor.apply(&v, [&](auto&... acc) { f(i, acc...); }); });
   r.member.impl_join(L, adaptor, &v);
-  adaptor.store(&v);
+  adaptor.store_local(&v);
 }
 
 /// Nested exclusive scan: f(i, update, final); `total` (optional) receives the sum over the range.

@@ -206,7 +206,7 @@ class ViewTracker {
   }
   int use_count() const { return record() ? __atomic_load_n(&record()->count, __ATOMIC_RELAXED) : 0; }
   /// A copy that does not hold a reference (for unmanaged views of managed memory).
-  ViewTracker untracked() const {
+  WEFT_INLINE_FUNCTION ViewTracker untracked() const {
     ViewTracker t;
     t.bits_ = bits_ | (bits_ ? 1u : 0u);
     return t;
