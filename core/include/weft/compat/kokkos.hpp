@@ -17,6 +17,9 @@
 #if WEFT_HAS_SERIAL
 #define KOKKOS_ENABLE_SERIAL
 #endif
+#if WEFT_HAS_CUDA
+#define KOKKOS_ENABLE_CUDA
+#endif
 
 namespace Kokkos {
 using namespace ::weft;  // qualified lookup of Kokkos::X finds weft::X
