@@ -42,10 +42,21 @@ struct Thread {
 
 }  // namespace
 
+/// Who last wrote a byte of shared memory, and when (block-barrier epoch, the writer's warp's
+/// collective epoch).
+struct Shadow {
+  std::uint32_t epoch = 0;
+  std::uint16_t writer = 0;
+  std::uint16_t warp_epoch = 0;
+};
+
 struct BlockState {
   const char* label;
   std::vector<Thread> threads;
   std::vector<char> shared;
+  std::vector<Shadow> shadow;
+  std::uint32_t epoch = 1;
+  std::vector<std::uint16_t> warp_epoch;
 };
 
 namespace {
@@ -139,6 +150,7 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
     }
     for (int l = 0; l < 32; ++l)
       if (mask & (1u << l)) b.threads[warp_begin + l].state = State::runnable;
+    ++b.warp_epoch[warp_begin / 32];
     released = true;
   }
   return released;
@@ -191,6 +203,7 @@ void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixe
                  std::to_string(exited->context.thread_idx.x) + "," + std::to_string(exited->context.thread_idx.y) +
                  "," + std::to_string(exited->context.thread_idx.z) + ") exited without reaching it");
       for (auto& t : b.threads) t.state = State::runnable;
+      ++b.epoch;
       released = true;
     }
     if (!progressed && !released) {
@@ -249,6 +262,41 @@ std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value
 
 void report(const char* what) { fail(t_block, t_fiber, what); }
 
+void shared_access(const void* p, std::size_t bytes, bool write) {
+  Thread* self = t_fiber;
+  if (!self) report("a shared-memory access outside a kernel");
+  BlockState& b = *t_block;
+  const char* base = b.shared.data();
+  const std::size_t size = self->context.shared_bytes;
+  const char* c = static_cast<const char*>(p);
+  if (c < base || c + bytes > base + size) {
+    char msg[200];
+    std::snprintf(msg, sizeof msg, "shared memory %s out of bounds: %zu bytes at offset %td, the block has %zu bytes",
+                  write ? "write" : "read", bytes, c - base, size);
+    fail(&b, self, msg);
+  }
+  const std::size_t first = static_cast<std::size_t>(c - base), last = first + bytes;
+  const auto me = static_cast<std::uint16_t>(self->context.linear);
+  const std::uint16_t my_warp_epoch = b.warp_epoch[me / 32];
+  for (std::size_t w = first; w < last; ++w) {
+    Shadow& sh = b.shadow[w];
+    if (sh.epoch == b.epoch && sh.writer != me) {
+      const bool warp_ordered = sh.writer / 32 == me / 32 && sh.warp_epoch != my_warp_epoch;
+      if (!warp_ordered) {
+        const Thread& o = b.threads[sh.writer];
+        char msg[300];
+        std::snprintf(msg, sizeof msg,
+                      "shared memory race: %s of offset %zu after thread (%u,%u,%u) wrote it with no barrier "
+                      "(sync_block) between",
+                      write ? "a write" : "a read", w, o.context.thread_idx.x, o.context.thread_idx.y,
+                      o.context.thread_idx.z);
+        fail(&b, self, msg);
+      }
+    }
+    if (write) sh = Shadow{b.epoch, me, my_warp_epoch};
+  }
+}
+
 int multiprocessor_count() {
   static const int n = [] {
     const char* w = std::getenv("WEFT_EMU_WORKERS");
@@ -300,6 +348,9 @@ void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, 
       const Dim3 bi{static_cast<unsigned>(id % grid.x), static_cast<unsigned>((id / grid.x) % grid.y),
                     static_cast<unsigned>(id / (static_cast<long>(grid.x) * grid.y))};
       std::memset(b.shared.data(), 0xA5, b.shared.size());  // uninitialized shared memory is not zero
+      b.shadow.assign(b.shared.size(), Shadow{});
+      b.epoch = 1;
+      b.warp_epoch.assign((nthreads + 31) / 32, 0);
       unsigned lin = 0;
       for (unsigned z = 0; z < block.z; ++z)
         for (unsigned y = 0; y < block.y; ++y)

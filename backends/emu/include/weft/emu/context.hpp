@@ -30,6 +30,10 @@ inline thread_local ThreadContext* t_thread = nullptr;
 enum class WarpOp : int { sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot };
 
 void sync_block();
+/// Checks one shared-memory access of the running thread: bounds, and races with other threads since the
+/// last barrier (a write, then another thread's read or write of the same word, with no barrier between;
+/// lanes of one warp are also ordered by a warp collective they all took part in).
+void shared_access(const void* p, std::size_t bytes, bool write);
 std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value, int arg, int width);
 [[noreturn]] void report(const char* what);
 

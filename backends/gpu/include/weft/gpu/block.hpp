@@ -43,26 +43,31 @@ WEFT_DEVICE inline V block_reduce(const Adaptor& a, V v, void* temp) {
       V* tmp = slots + warps + 1;
       for (unsigned l = 0; l < last; ++l) {
         if (lane_id() == l) {
-          if (l == 0)
-            *tmp = v;
-          else
-            a.join(tmp, &v);
+          V acc = v;
+          if (l > 0) {
+            acc = shared_load(tmp);
+            a.join(&acc, &v);
+          }
+          shared_store(tmp, acc);
         }
         sync_warp(mask);
       }
-      v = *tmp;
+      v = shared_load(tmp);
       sync_warp(mask);
     }
   }
-  if (lane_id() == 0) slots[w] = v;
+  if (lane_id() == 0) shared_store(&slots[w], v);
   sync_block();
   if (thread_rank() == 0) {
-    V acc = slots[0];
-    for (unsigned k = 1; k < warps; ++k) a.join(&acc, &slots[k]);
-    slots[warps] = acc;
+    V acc = shared_load(&slots[0]);
+    for (unsigned k = 1; k < warps; ++k) {
+      const V s = shared_load(&slots[k]);
+      a.join(&acc, &s);
+    }
+    shared_store(&slots[warps], acc);
   }
   sync_block();
-  const V r = slots[warps];
+  const V r = shared_load(&slots[warps]);
   sync_block();  // the slots may be reused right after
   return r;
 }
@@ -75,24 +80,24 @@ WEFT_DEVICE inline V block_exclusive_scan(const Adaptor& a, V v, V* total, void*
   const unsigned n = block_threads();
   const unsigned warps = n / warp_size;
   const V incl = warp_inclusive_scan(a, v);
-  if (lane_id() == warp_size - 1) slots[warp_id()] = incl;
+  if (lane_id() == warp_size - 1) shared_store(&slots[warp_id()], incl);
   sync_block();
   if (thread_rank() == 0) {
     V run;
     a.init(&run);
     for (unsigned k = 0; k < warps; ++k) {
-      const V s = slots[k];
-      slots[k] = run;  // exclusive prefix of warp k
+      const V s = shared_load(&slots[k]);
+      shared_store(&slots[k], run);  // exclusive prefix of warp k
       a.join(&run, &s);
     }
-    slots[warps] = run;
+    shared_store(&slots[warps], run);
   }
   sync_block();
   // exclusive within the warp: shift the inclusive scan up by one lane
   V ex = shfl_up(incl, 1u);
-  V r = slots[warp_id()];
+  V r = shared_load(&slots[warp_id()]);
   if (lane_id() > 0) a.join(&r, &ex);
-  *total = slots[warps];
+  *total = shared_load(&slots[warps]);
   sync_block();
   return r;
 }

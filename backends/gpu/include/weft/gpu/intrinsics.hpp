@@ -110,6 +110,23 @@ inline void threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline char* dynamic_shared() { return emu::t_thread->shared; }
 #endif
 
+/// Shared-memory loads and stores of Weft's own kernels: plain accesses on a GPU; checked for bounds and
+/// races by the emulator.
+template <class T>
+WEFT_DEVICE inline T shared_load(const T* p) {
+#if !WEFT_GPU_VENDOR_INTRINSICS
+  emu::shared_access(p, sizeof(T), false);
+#endif
+  return *p;
+}
+template <class T>
+WEFT_DEVICE inline void shared_store(T* p, const T& v) {
+#if !WEFT_GPU_VENDOR_INTRINSICS
+  emu::shared_access(p, sizeof(T), true);
+#endif
+  *p = v;
+}
+
 WEFT_DEVICE inline unsigned lane_id() { return thread_rank() % warp_size; }
 WEFT_DEVICE inline unsigned warp_id() { return thread_rank() / warp_size; }
 WEFT_DEVICE inline bool any(bool p, std::uint32_t mask = full_mask) { return ballot(p, mask) != 0; }

@@ -45,7 +45,7 @@ struct GpuReduceKernel {
       work.run([&](const auto&... i) { invoke<Tag>(f, i..., mine); });
       if (team && gpu::thread_idx().x != 0) a.init(mine);
       gpu::sync_block();
-      if (gpu::thread_rank() == 0) {
+      if (gpu::thread_rank() == 0) {  // the per-thread arrays, joined in thread order
         V* first = reinterpret_cast<V*>(shared);
         for (unsigned t = 1; t < gpu::block_threads(); ++t) a.join(first, first + std::size_t(t) * count);
         for (int c = 0; c < count; ++c) partials[std::size_t(bid) * count + c] = first[c];
@@ -59,10 +59,10 @@ struct GpuReduceKernel {
     const unsigned nblocks = gpu::grid_dim().x;
     if (gpu::thread_rank() == 0) {
       gpu::threadfence();  // publish this block's partial before taking a ticket
-      *is_last = atomic_fetch_add(ticket, 1u) == nblocks - 1 ? 1u : 0u;
+      gpu::shared_store(is_last, atomic_fetch_add(ticket, 1u) == nblocks - 1 ? 1u : 0u);
     }
     gpu::sync_block();
-    if (*is_last && gpu::thread_rank() == 0) {
+    if (gpu::shared_load(is_last) && gpu::thread_rank() == 0) {
       gpu::threadfence();
       for (int c = 0; c < count; ++c) result[c] = partials[c];
       for (unsigned b = 1; b < nblocks; ++b) a.join(result, partials + std::size_t(b) * count);

@@ -52,9 +52,9 @@ class GpuTeamMember {
   WEFT_DEVICE void team_broadcast(T& value, int source) const {
     static_assert(sizeof(T) <= gpu_team_slot_bytes * 32, "weft: team_broadcast of a value over 1 KiB on a GPU");
     char* area = slots_ + std::size_t(gpu::block_threads()) * gpu_team_slot_bytes;  // not the per-thread slots
-    if (team_rank() == source && gpu::thread_idx().x == 0) new (area) T(value);
+    if (team_rank() == source && gpu::thread_idx().x == 0) gpu::shared_store(reinterpret_cast<T*>(area), value);
     gpu::sync_block();
-    value = *std::launder(reinterpret_cast<T*>(area));
+    value = gpu::shared_load(reinterpret_cast<const T*>(area));
     gpu::sync_block();
   }
   template <class F, class T>
@@ -99,7 +99,10 @@ class GpuTeamMember {
     where(level, parts, me);
     const int first = gather(level, *v, me);
     V acc = slot<V>(first);
-    for (int k = 1; k < parts; ++k) a.join(&acc, &slot<V>(first + stride(level) * k));
+    for (int k = 1; k < parts; ++k) {
+      const V s = slot<V>(first + stride(level) * k);
+      a.join(&acc, &s);
+    }
     release(level);
     *v = acc;
   }
@@ -113,9 +116,15 @@ class GpuTeamMember {
     const int first = gather(level, *v, me);
     V off;
     a.init(&off);
-    for (int k = 0; k < me; ++k) a.join(&off, &slot<V>(first + stride(level) * k));
+    for (int k = 0; k < me; ++k) {
+      const V s = slot<V>(first + stride(level) * k);
+      a.join(&off, &s);
+    }
     V all = off;
-    for (int k = me; k < parts; ++k) a.join(&all, &slot<V>(first + stride(level) * k));
+    for (int k = me; k < parts; ++k) {
+      const V s = slot<V>(first + stride(level) * k);
+      a.join(&all, &s);
+    }
     release(level);
     *v = off;
     *total = all;
@@ -165,7 +174,7 @@ class GpuTeamMember {
   template <class V>
   WEFT_DEVICE int gather(NestLevel level, const V& value, int) const {
     const unsigned rank = gpu::thread_rank();
-    new (slots_ + rank * gpu_team_slot_bytes) V(value);
+    gpu::shared_store(reinterpret_cast<V*>(slots_ + rank * gpu_team_slot_bytes), value);
     if (level == NestLevel::ThreadVector) {
       gpu::sync_warp(segment_mask());
       return static_cast<int>(rank - gpu::thread_idx().x);
@@ -180,8 +189,8 @@ class GpuTeamMember {
       gpu::sync_block();
   }
   template <class V>
-  WEFT_DEVICE V& slot(int k) const {
-    return *std::launder(reinterpret_cast<V*>(slots_ + std::size_t(k) * gpu_team_slot_bytes));
+  WEFT_DEVICE V slot(int k) const {
+    return gpu::shared_load(reinterpret_cast<const V*>(slots_ + std::size_t(k) * gpu_team_slot_bytes));
   }
 
   std::int64_t league_rank_;

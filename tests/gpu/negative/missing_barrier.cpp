@@ -1,0 +1,23 @@
+// Must abort with a GpuEmu diagnostic: a shared-memory read of another warp's write without a barrier.
+#include <weft/gpu/intrinsics.hpp>
+#include <weft/weft.hpp>
+
+struct Kernel {
+  WEFT_DEVICE void operator()() const {
+    namespace g = weft::gpu;
+    int* shared = reinterpret_cast<int*>(g::dynamic_shared());
+    if (g::thread_rank() == 0) g::shared_store(&shared[0], 42);
+    // missing: g::sync_block();
+    if (g::thread_rank() == 40) (void)g::shared_load(&shared[0]);
+  }
+};
+
+int main(int argc, char* argv[]) {
+  weft::ScopeGuard guard(argc, argv);
+  weft::impl::GpuLaunchShape s;
+  s.grid = {1, 1, 1};
+  s.block = {64, 1, 1};
+  s.shared_bytes = 256;
+  weft::impl::EmuVendor::launch(weft::GpuEmu(), "missing_barrier", s, Kernel{});
+  return 0;
+}
