@@ -230,8 +230,8 @@ class GpuWork<TeamPolicy<P...>> {
                        "vector length " + std::to_string(vl_) + " is not a power of two up to 32 on " + E::name());
     const int max = p.team_size_max();
     if (ts_ > max)
-      throw_team_error(label, "team size " + std::to_string(ts_) + " with vector length " + std::to_string(vl_) +
-                                  " exceeds the maximum " + std::to_string(max) + " of " + E::name() +
+      throw_team_error(label, "team size " + std::to_string(ts_) + " exceeds the maximum " + std::to_string(max) +
+                                  " of " + E::name() + " at vector length " + std::to_string(vl_) +
                                   " (1024 threads per block); use weft::AUTO or at most " + std::to_string(max));
     for (int l = 0; l < 2; ++l) {
       team_[l] = (p.team_scratch_size(l) + 15) / 16 * 16;
