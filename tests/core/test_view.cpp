@@ -274,3 +274,44 @@ TEST_CASE("View errors name the label, the sizes and the fix") {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_CASE_TEMPLATE("device-side views: layouts, subviews, deep_copy and fills, checked through mirrors", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  const int n = 37, m = 53;
+  weft::View<double**, weft::LayoutRight, E> r("r", n, m);
+  weft::View<double**, weft::LayoutLeft, E> l("l", n, m);
+  auto vals = weft_test::random_values<double>(n * m, 99);
+  {
+    auto hr = weft::create_mirror_view(r);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < m; ++j) hr(i, j) = vals[i * m + j];
+    weft::deep_copy(r, hr);  // host -> device, contiguous
+  }
+  weft::deep_copy(l, r);  // device -> device across layouts: an element-wise kernel
+  auto sub = weft::subview(l, std::pair<int, int>(3, 20), weft::ALL);
+  weft::deep_copy(sub, -2.0);  // fill of a strided subview on the device
+  weft::View<double*, weft::LayoutStride, E> col = weft::subview(r, weft::ALL, 7);
+  weft::View<double*, E> col_copy("col_copy", n);
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) { col_copy(i) = 2 * col(i); });
+  auto hl = weft_test::on_host(l);
+  auto hc = weft_test::on_host(col_copy);
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < m; ++j) wrong += hl(i, j) != ((i >= 3 && i < 20) ? -2.0 : vals[i * m + j]);
+    wrong += hc(i) != 2 * vals[i * m + 7];
+  }
+  CHECK(wrong == 0);
+  weft::View<int***, E> big("big", 64, 64, 64);  // large enough for the parallel fill path
+  weft::deep_copy(E(), big, 7);
+  E().fence();
+  long s = 0;
+  weft::parallel_reduce(
+      weft::MDRangePolicy<E, weft::Rank<3>>({0, 0, 0}, {64, 64, 64}),
+      WEFT_LAMBDA(int i, int j, int k, long& a) { a += big(i, j, k); }, s);
+  CHECK(s == 7L * 64 * 64 * 64);
+}
+
+}  // namespace
