@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <weft/gpu/block.hpp>
+#include <weft/gpu/pool.hpp>
 #include <weft/gpu/warp.hpp>
 
 #include "test_common.hpp"
@@ -338,5 +339,19 @@ TEST_CASE("results do not depend on the order blocks run in (GpuEmu shuffled blo
   for (int i = 0; i < n - 1; ++i) ref += i % 5;
   CHECK(last0 == ref);
 }
+
+#if WEFT_HAS_GPU_EMU
+TEST_CASE("device View allocations in a loop reuse the caching pool") {
+  const auto before = weft::impl::gpuemu_pool().stats();
+  for (int k = 0; k < 100; ++k) {
+    weft::View<double*, Dev> v("loop", 1000 + k);  // 8000..8792 bytes: one size class
+  }
+  const auto after = weft::impl::gpuemu_pool().stats();
+  CHECK(after.hits - before.hits >= 99);
+  CHECK(after.misses - before.misses <= 1);
+  CHECK(after.high_water >= 16384);
+  CHECK(after.in_use == before.in_use);
+}
+#endif
 
 }  // namespace

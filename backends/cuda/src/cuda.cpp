@@ -11,6 +11,7 @@
 
 #include <weft/cuda/space.hpp>
 #include <weft/error.hpp>
+#include <weft/gpu/pool.hpp>
 
 namespace weft {
 namespace impl {
@@ -77,6 +78,17 @@ void cuda_scratch_free(void* p, std::size_t bytes) noexcept {
   g_scratch_free.emplace((bytes + 255) / 256 * 256, p);
 }
 
+CachingPool& cuda_pool() {
+  static CachingPool pool(
+      "CudaSpace",
+      [](std::size_t b) -> void* {
+        void* p = nullptr;
+        return cudaMalloc(&p, b) == cudaSuccess ? p : nullptr;
+      },
+      [](void* p) { cudaFree(p); });
+  return pool;
+}
+
 void cuda_initialize(int device_id) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
@@ -101,12 +113,15 @@ void cuda_finalize() {
   std::lock_guard<std::mutex> g(g_scratch_mutex);
   for (auto& kv : g_scratch_free) cudaFree(kv.second);
   g_scratch_free.clear();
+  cuda_pool().trim();
 }
 void cuda_print_configuration(std::ostream& os) {
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, g_device) == cudaSuccess)
     os << "  Cuda: device " << g_device << " " << prop.name << ", sm_" << prop.major << prop.minor << ", "
-       << prop.multiProcessorCount << " SMs, " << (prop.totalGlobalMem >> 20) << " MiB\n";
+       << prop.multiProcessorCount << " SMs, " << (prop.totalGlobalMem >> 20) << " MiB; View allocator "
+       << (cuda_pool().enabled() ? "caching pool" : "direct") << ", high-water mark " << cuda_pool().stats().high_water
+       << " bytes\n";
   else
     os << "  Cuda: no device\n";
 }
@@ -114,9 +129,9 @@ void cuda_print_configuration(std::ostream& os) {
 
 void* CudaSpace::allocate(std::size_t bytes, std::string_view label) const {
   if (bytes == 0) return nullptr;
-  void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, bytes);
-  if (e != cudaSuccess) {
+  void* p = impl::cuda_pool().allocate(bytes);
+  if (!p) {
+    const cudaError_t e = cudaGetLastError();
     std::size_t free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);
     throw Error("weft::CudaSpace: allocating " + std::to_string(bytes) + " bytes for " + impl::quote(label) +
@@ -125,7 +140,9 @@ void* CudaSpace::allocate(std::size_t bytes, std::string_view label) const {
   }
   return p;
 }
-void CudaSpace::deallocate(void* ptr, std::size_t, std::string_view) const { cudaFree(ptr); }
+void CudaSpace::deallocate(void* ptr, std::size_t bytes, std::string_view) const {
+  impl::cuda_pool().deallocate(ptr, bytes);
+}
 void* CudaHostPinnedSpace::allocate(std::size_t bytes, std::string_view label) const {
   if (bytes == 0) return nullptr;
   void* p = nullptr;

@@ -5,18 +5,30 @@
 
 #include <weft/emu/space.hpp>
 #include <weft/error.hpp>
+#include <weft/gpu/pool.hpp>
 
 namespace weft {
 
+namespace impl {
+CachingPool& gpuemu_pool() {
+  static CachingPool pool(
+      "GpuEmuSpace", [](std::size_t b) { return std::aligned_alloc(256, (b + 255) / 256 * 256); },
+      [](void* p) { std::free(p); });
+  return pool;
+}
+}  // namespace impl
+
 void* GpuEmuSpace::allocate(std::size_t bytes, std::string_view label) const {
   if (bytes == 0) return nullptr;
-  void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  void* p = impl::gpuemu_pool().allocate(bytes);
   if (!p)
     impl::throw_error("weft::GpuEmuSpace: allocating " + std::to_string(bytes) + " bytes for " + impl::quote(label) +
                       " failed (out of memory); use smaller extents or free other Views first");
   return p;
 }
-void GpuEmuSpace::deallocate(void* ptr, std::size_t, std::string_view) const { std::free(ptr); }
+void GpuEmuSpace::deallocate(void* ptr, std::size_t bytes, std::string_view) const {
+  impl::gpuemu_pool().deallocate(ptr, bytes);
+}
 
 void GpuEmuSpace::impl_host_access_abort(const char* label) {
   std::string msg = std::string("View \"") + label +
@@ -35,6 +47,9 @@ void gpuemu_print_configuration(std::ostream& os) {
      << "warp size 32, " << emu::max_shared_per_block / 1024 << " KiB shared memory per block; block order "
      << (std::getenv("WEFT_EMU_BLOCK_ORDER") ? std::getenv("WEFT_EMU_BLOCK_ORDER") : "index")
      << "; vendor libraries (CUB, cuBLAS, NCCL) are not emulated: Weft's portable kernels run instead\n";
+  const PoolStats st = gpuemu_pool().stats();
+  os << "  GpuEmuSpace allocator: " << (gpuemu_pool().enabled() ? "caching pool" : "direct (WEFT_ALLOCATOR=direct)")
+     << ", high-water mark " << st.high_water << " bytes, " << st.hits << " reuses, " << st.misses << " allocations\n";
 }
 }  // namespace impl
 }  // namespace weft

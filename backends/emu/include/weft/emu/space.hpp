@@ -39,6 +39,9 @@ class GpuEmuSpace {
 };
 
 namespace impl {
+class CachingPool;
+/// The caching allocator behind GpuEmuSpace (see <weft/gpu/pool.hpp>).
+CachingPool& gpuemu_pool();
 struct EmuVendor;
 extern HostInstance* g_gpuemu_default_instance;
 }  // namespace impl

@@ -1,0 +1,42 @@
+// The caching allocator of the device memory spaces: freed blocks are kept by size class and handed out
+// again, so allocating and freeing a View in a loop costs a lookup, not a cudaMalloc/cudaFree pair.
+// WEFT_ALLOCATOR=direct turns it off; print_configuration and finalize report the high-water mark.
+#pragma once
+
+#include <cstddef>
+
+namespace weft::impl {
+
+struct PoolStats {
+  std::size_t in_use = 0;      // bytes handed out now
+  std::size_t cached = 0;      // bytes kept for reuse
+  std::size_t high_water = 0;  // most bytes in use at once
+  std::size_t hits = 0;        // allocations served from the cache
+  std::size_t misses = 0;      // allocations that went to the device allocator
+};
+
+class CachingPool {
+ public:
+  using RawAlloc = void* (*)(std::size_t);
+  using RawFree = void (*)(void*);
+  CachingPool(const char* space, RawAlloc alloc, RawFree free);
+  ~CachingPool();
+  CachingPool(const CachingPool&) = delete;
+  CachingPool& operator=(const CachingPool&) = delete;
+  /// Blocks are rounded up to a power of two (at least 256 bytes) so that they can be reused.
+  void* allocate(std::size_t bytes);
+  void deallocate(void* p, std::size_t bytes) noexcept;
+  /// Returns every cached block to the device allocator.
+  void trim() noexcept;
+  PoolStats stats() const noexcept;
+  bool enabled() const noexcept { return enabled_; }
+
+ private:
+  struct State;
+  State* s_;
+  RawAlloc alloc_;
+  RawFree free_;
+  bool enabled_;
+};
+
+}  // namespace weft::impl
