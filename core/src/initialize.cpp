@@ -35,6 +35,8 @@ void openmp_finalize();
 void openmp_print_configuration(std::ostream& os);
 #endif
 
+bool g_map_device_by_rank = false;
+bool g_device_round_robin = false;
 namespace {
 int g_num_threads = -1;
 
@@ -62,6 +64,7 @@ void print_help(std::ostream& os) {
         "  --weft-num-threads=N         threads of the OpenMP backend (env WEFT_NUM_THREADS; default\n"
         "                               OMP_NUM_THREADS, else all cores)\n"
         "  --weft-device-id=N           GPU to use (env WEFT_DEVICE_ID; default 0)\n"
+        "  --weft-map-device-id-by=mpi_rank  one GPU per MPI rank on a node, round-robin\n"
         "  --weft-print-configuration   print the configuration at initialize\n";
 }
 }  // namespace
@@ -99,6 +102,16 @@ void initialize(const InitializationSettings& settings) {
   int device = settings.has_device_id() ? settings.get_device_id() : -1;
   if (device < 0)
     if (const char* env = std::getenv("WEFT_DEVICE_ID")) device = impl::parse_device(env, "WEFT_DEVICE_ID");
+  if (device < 0 && impl::g_map_device_by_rank) {
+    // One GPU per rank, round-robin by the rank on this node as the MPI launcher reports it.
+    for (const char* var :
+         {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+      if (const char* v = std::getenv(var)) {
+        device = impl::parse_device(v, var);
+        break;
+      }
+    impl::g_device_round_robin = true;
+  }
   impl::cuda_initialize(device);
 #endif
   impl::g_runtime_state = impl::RuntimeState::initialized;
@@ -126,7 +139,12 @@ void initialize(int& argc, char* argv[]) {
     };
     if (name == "--weft-num-threads" || name == "--weft-threads")
       s.set_num_threads(impl::parse_threads(value(), "--weft-num-threads"));
-    else if (name == "--weft-device-id")
+    else if (name == "--weft-map-device-id-by") {
+      const std::string v = value();
+      if (v != "mpi_rank")
+        throw Error("weft::initialize: --weft-map-device-id-by=" + v + " is not known; use mpi_rank");
+      impl::g_map_device_by_rank = true;
+    } else if (name == "--weft-device-id")
       s.set_device_id(impl::parse_device(value(), "--weft-device-id"));
     else if (name == "--weft-help")
       help = true;

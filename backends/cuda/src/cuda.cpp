@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 
+#include <weft/config.hpp>
 #include <weft/cuda/space.hpp>
 #include <weft/error.hpp>
 #include <weft/gpu/pool.hpp>
@@ -89,6 +90,8 @@ CachingPool& cuda_pool() {
   return pool;
 }
 
+extern bool g_device_round_robin;
+
 void cuda_initialize(int device_id) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
@@ -97,12 +100,26 @@ void cuda_initialize(int device_id) {
                 cudaGetErrorName(e) + ": " + cudaGetErrorString(e) +
                 "); run on a machine with an NVIDIA GPU and its driver, or configure without -DWEFT_ENABLE_CUDA "
                 "(the emu preset runs Weft's GPU kernels on the CPU)");
+  if (g_device_round_robin && device_id >= 0) device_id %= count;
   if (device_id >= count)
     throw Error("weft::initialize: --weft-device-id " + std::to_string(device_id) + " but only " +
                 std::to_string(count) + " GPU(s) are visible");
   g_device = device_id < 0 ? 0 : device_id;
   cuda_check(cudaSetDevice(g_device), "cudaSetDevice");
   cuda_check(cudaDeviceGetAttribute(&g_sm_count, cudaDevAttrMultiProcessorCount, g_device), "cudaDeviceGetAttribute");
+  int major = 0, minor = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, g_device);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, g_device);
+  const std::string sm = std::to_string(major * 10 + minor);
+  const std::string archs = std::string(" ") + WEFT_CUDA_ARCHITECTURES + " ";
+  bool native = false;
+  for (const char* suffix : {"", "-real", "a", "a-real"})
+    native = native || archs.find(" " + sm + suffix + " ") != std::string::npos;
+  if (!native)
+    std::fprintf(stderr,
+                 "weft: warning: this binary carries no machine code for the GPU's sm_%s (built for: %s); the "
+                 "driver compiles PTX at start-up, which can take minutes. Add %s to CMAKE_CUDA_ARCHITECTURES.\n",
+                 sm.c_str(), WEFT_CUDA_ARCHITECTURES, sm.c_str());
   if (!g_cuda_default_instance) {
     g_cuda_default_instance = cuda_instance_create(nullptr, true);
     g_cuda_default_instance->is_default = true;

@@ -187,7 +187,21 @@ WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> exp
     }                                                                                    \
   }
 #endif
+#if WEFT_IMPL_DEVICE_PASS
+/// atomicAdd where the hardware has it; the others take the compare-and-swap loop.
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_add(T* p, std::type_identity_t<T> v) {
+  if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, unsigned long long> ||
+                std::is_same_v<T, float> || std::is_same_v<T, double>)
+    return atomicAdd(p, v);
+  else if constexpr (std::is_integral_v<T> && sizeof(T) == 8)
+    return static_cast<T>(atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+  else
+    return impl::atomic_fetch_op(p, [v](const T& o) { return static_cast<T>(o + v); });
+}
+#else
 WEFT_IMPL_ATOMIC_FETCH(add, __atomic_fetch_add, o + v)
+#endif
 WEFT_IMPL_ATOMIC_FETCH(sub, __atomic_fetch_sub, o - v)
 WEFT_IMPL_ATOMIC_FETCH(and, __atomic_fetch_and, o& v)
 WEFT_IMPL_ATOMIC_FETCH(or, __atomic_fetch_or, o | v)
