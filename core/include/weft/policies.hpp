@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include <weft/backend_spaces.hpp>
@@ -99,6 +100,7 @@ struct PolicyTraits<P0, P...> : PolicyTraits<P...> {
 };
 
 [[noreturn]] void throw_policy_error(const std::string& what);
+[[noreturn]] void throw_team_error(std::string_view label, const std::string& what);
 }  // namespace impl
 
 /// A 1-D index range [begin, end) on an execution space instance.
@@ -298,6 +300,19 @@ class TeamPolicy {
   }
   int chunk_size() const { return chunk_; }
   std::size_t team_scratch_size(int level) const { return team_scratch_[level]; }
+  /// Raises weft::Error naming the kernel when a level's request exceeds the backend's maximum.
+  void impl_check_scratch(std::string_view label, int team_size) const {
+    for (int l = 0; l < 2; ++l) {
+      const std::size_t want = scratch_size(l, team_size);
+      const std::size_t lim = scratch_size_max(l);
+      if (want > lim)
+        impl::throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + std::to_string(want) +
+                                          " bytes per team (" + std::to_string(team_scratch_[l]) + " per team + " +
+                                          std::to_string(thread_scratch_[l]) + " per thread x " +
+                                          std::to_string(team_size) + " threads) exceeds the maximum " +
+                                          std::to_string(lim) + " bytes; reduce it or move data to level 1");
+    }
+  }
   std::size_t thread_scratch_size(int level) const { return thread_scratch_[level]; }
   /// Scratch one team uses at `level`: per-team bytes plus per-thread bytes times the team size.
   std::size_t scratch_size(int level, int team_size = -1) const {

@@ -12,6 +12,7 @@
 #include <weft/gpu/block.hpp>
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/gpu/work.hpp>
+#include <weft/impl/team_collectives.hpp>
 #include <weft/policies.hpp>
 #include <weft/reducers.hpp>
 #include <weft/scratch.hpp>
@@ -22,7 +23,7 @@ namespace weft::impl {
 inline constexpr std::size_t gpu_team_slot_bytes = 32;
 
 template <class E>
-class GpuTeamMember {
+class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
  public:
   using execution_space = E;
   using scratch_memory_space = ScratchMemorySpace<E>;
@@ -62,24 +63,6 @@ class GpuTeamMember {
     if (team_rank() == source) f(value);
     team_broadcast(value, source);
   }
-  template <class R>
-  requires Reducer<R> WEFT_DEVICE void team_reduce(const R& reducer) const {
-    ReducerAdaptor<R> a{reducer};
-    typename R::value_type v = reducer.reference();
-    impl_join(NestLevel::TeamThread, a, &v);
-    reducer.reference() = v;
-  }
-  template <class T>
-  WEFT_DEVICE T team_scan(const T& value, T* total = nullptr) const {
-    T sink{};
-    ReducerAdaptor<Sum<T>> a{Sum<T>(sink)};
-    T v = value;
-    T all;
-    impl_exclusive_prefix(NestLevel::TeamThread, a, &v, &all);
-    if (total) *total = all;
-    return v;
-  }
-
   // ---- hooks for <weft/team.hpp>; every level hands out contiguous chunks so that scans see index order ----
   template <class I, class Body>
   WEFT_DEVICE void impl_for(NestLevel level, I b, I e, const Body& body) const {
@@ -213,8 +196,6 @@ struct TeamTraits<E> {
   }
 };
 
-[[noreturn]] void throw_team_error(std::string_view label, const std::string& what);
-
 template <class... P>
 class GpuWork<TeamPolicy<P...>> {
   using Policy = TeamPolicy<P...>;
@@ -233,17 +214,10 @@ class GpuWork<TeamPolicy<P...>> {
       throw_team_error(label, "team size " + std::to_string(ts_) + " exceeds the maximum " + std::to_string(max) +
                                   " of " + E::name() + " at vector length " + std::to_string(vl_) +
                                   " (1024 threads per block); use weft::AUTO or at most " + std::to_string(max));
+    p.impl_check_scratch(label, ts_);
     for (int l = 0; l < 2; ++l) {
       team_[l] = (p.team_scratch_size(l) + 15) / 16 * 16;
       thread_[l] = (p.thread_scratch_size(l) + 15) / 16 * 16;
-      const std::size_t want = p.scratch_size(l, ts_);
-      const std::size_t lim = Policy::scratch_size_max(l);
-      if (want > lim)
-        throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + std::to_string(want) +
-                                    " bytes per team (" + std::to_string(p.team_scratch_size(l)) + " per team + " +
-                                    std::to_string(p.thread_scratch_size(l)) + " per thread x " + std::to_string(ts_) +
-                                    " threads) exceeds the maximum " + std::to_string(lim) +
-                                    " bytes; reduce it or move data to level 1");
     }
     const std::int64_t cap = std::int64_t(Vendor::multiprocessor_count()) * Vendor::blocks_per_multiprocessor * 4;
     grid_ = static_cast<unsigned>(league_ < 1 ? 1 : (league_ < cap ? league_ : cap));

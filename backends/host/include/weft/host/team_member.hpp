@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include <weft/host/barrier.hpp>
+#include <weft/impl/team_collectives.hpp>
 #include <weft/policies.hpp>
 #include <weft/reducers.hpp>
 #include <weft/scratch.hpp>
@@ -27,7 +28,7 @@ struct HostTeamShared {  // placed at 64-byte aligned offsets by HostWork
 };
 
 template <class ExecSpace>
-class HostTeamMember {
+class HostTeamMember : public TeamCollectives<HostTeamMember<ExecSpace>> {
  public:
   using execution_space = ExecSpace;
   using scratch_memory_space = ScratchMemorySpace<ExecSpace>;
@@ -73,27 +74,6 @@ class HostTeamMember {
   void team_broadcast(const F& f, T& value, int source) const {
     if (team_rank_ == source) f(value);
     team_broadcast(value, source);
-  }
-
-  /// Reduces the reducer's value over the team in place: every thread gets the result.
-  template <class R>
-  requires Reducer<R>
-  void team_reduce(const R& reducer) const {
-    ReducerAdaptor<R> a{reducer};
-    typename R::value_type v = reducer.reference();
-    impl_join(NestLevel::TeamThread, a, &v);
-    reducer.reference() = v;
-  }
-  /// Exclusive prefix sum of `value` over team ranks; `*total` (if given) gets the team's sum.
-  template <class T>
-  T team_scan(const T& value, T* total = nullptr) const {
-    T sink{};
-    ReducerAdaptor<Sum<T>> a{Sum<T>(sink)};
-    T v = value;
-    T all;
-    impl_exclusive_prefix(NestLevel::TeamThread, a, &v, &all);
-    if (total) *total = all;
-    return v;
   }
 
   // ---- hooks for the nested patterns in <weft/team.hpp> ----

@@ -154,8 +154,6 @@ class HostWork<MDRangePolicy<P...>> {
 };
 
 // ---- TeamPolicy ------------------------------------------------------------------------------------
-[[noreturn]] void throw_team_error(std::string_view label, const std::string& what);
-
 template <class... P>
 class HostWork<TeamPolicy<P...>> {
   using Policy = TeamPolicy<P...>;
@@ -169,17 +167,8 @@ class HostWork<TeamPolicy<P...>> {
       throw_team_error(label, "team size " + std::to_string(ts_) + " exceeds the maximum " + std::to_string(max) +
                                   " of " + E::name() + " with " + std::to_string(p.space().concurrency()) +
                                   " threads; use weft::AUTO or at most " + std::to_string(max));
-    for (int l = 0; l < 2; ++l) {
-      const std::size_t want = p.scratch_size(l, ts_);
-      const std::size_t lim = Policy::scratch_size_max(l);
-      if (want > lim)
-        throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + std::to_string(want) +
-                                    " bytes per team (" + std::to_string(p.team_scratch_size(l)) + " per team + " +
-                                    std::to_string(p.thread_scratch_size(l)) + " per thread x " + std::to_string(ts_) +
-                                    " threads) exceeds the maximum " + std::to_string(lim) +
-                                    " bytes; reduce it or move data to level 1");
-      scratch_[l] = (want + 63) / 64 * 64;
-    }
+    p.impl_check_scratch(label, ts_);
+    for (int l = 0; l < 2; ++l) scratch_[l] = (p.scratch_size(l, ts_) + 63) / 64 * 64;
     const int nt = p.space().impl_thread_count();
     teams_ = nt / ts_ > 0 ? nt / ts_ : 1;
     if (teams_ > p.league_size()) teams_ = p.league_size() > 0 ? static_cast<int>(p.league_size()) : 1;
