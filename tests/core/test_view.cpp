@@ -315,3 +315,32 @@ TEST_CASE_TEMPLATE("device-side views: layouts, subviews, deep_copy and fills, c
 }
 
 }  // namespace
+
+namespace {
+
+TEST_CASE_TEMPLATE("deep_copy between host and device views of different layouts and strides", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  const int n = 9, m = 14;
+  weft::View<double**, weft::LayoutLeft, E> dev("dev", n, m);
+  weft::View<double**, weft::LayoutRight, weft::HostSpace> host("host", n, m + 5);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m + 5; ++j) host(i, j) = 100.0 * i + j;
+  auto host_part = weft::subview(host, weft::ALL, std::pair<int, int>(2, 2 + m));  // strided, LayoutRight
+  weft::deep_copy(dev, host_part);  // host strided -> device LayoutLeft: staged
+  weft::View<double**, weft::LayoutRight, weft::HostSpace> back("back", n, m);
+  weft::deep_copy(back, dev);  // device LayoutLeft -> host LayoutRight: staged
+  int wrong = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) wrong += back(i, j) != 100.0 * i + j + 2;
+  CHECK(wrong == 0);
+  auto dev_col = weft::subview(dev, weft::ALL, 3);  // a device column: contiguous in LayoutLeft
+  weft::View<double*, weft::HostSpace> col("col", n);
+  weft::deep_copy(col, dev_col);
+  CHECK(col(n - 1) == 100.0 * (n - 1) + 5);
+  auto dev_row = weft::subview(dev, 4, weft::ALL);  // a device row: strided
+  weft::View<double*, weft::HostSpace> row("row", m);
+  weft::deep_copy(row, dev_row);
+  CHECK(row(m - 1) == 400.0 + m + 1);
+}
+
+}  // namespace

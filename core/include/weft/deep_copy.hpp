@@ -97,18 +97,25 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   const T* s = src.data();
   const bool contiguous = same_strides && dst.span_is_contiguous() && src.span_is_contiguous();
   if constexpr (DeviceCopySpace<DM> || DeviceCopySpace<SM>) {
-    // Device memory on either side: the vendor's copy (cudaMemcpy and friends), contiguous views only.
+    // Device memory on either side: the vendor's byte copy (cudaMemcpy and friends) for contiguous views
+    // of one layout; otherwise stage through packed LayoutRight copies on each side, each filled by an
+    // element-wise copy in its own space.
     using CM = std::conditional_t<DeviceCopySpace<DM>, DM, SM>;
-    if (contiguous || std::is_same_v<DM, SM>) {
-      if (contiguous) {
-        CM::impl_copy_bytes(d, s, dst.span() * sizeof(T));
-        return;
-      }
-    } else {
-      throw_view_error(dst.label(), "deep_copy from " + quote(src.label()) + " between " + DM::name() + " and " +
-                                        SM::name() +
-                                        " needs two contiguous views with the same layout; copy "
-                                        "through a contiguous mirror (create_mirror_view) on the device side");
+    if (contiguous) {
+      CM::impl_copy_bytes(d, s, dst.span() * sizeof(T));
+      return;
+    }
+    if constexpr (!std::is_same_v<DM, SM>) {
+      using SrcStage = View<typename DV::non_const_data_type, LayoutRight, SM>;
+      using DstStage = View<typename DV::non_const_data_type, LayoutRight, DM>;
+      LayoutRight shape;
+      for (int k = 0; k < R; ++k) shape.dimension[k] = dst.extent(k);
+      SrcStage packed_src(view_alloc(WithoutInitializing, src.label() + " (deep_copy staging)"), shape);
+      DstStage packed_dst(view_alloc(WithoutInitializing, dst.label() + " (deep_copy staging)"), shape);
+      copy_view(exec_for_memory_t<SM>(), packed_src, src);
+      CM::impl_copy_bytes(packed_dst.data(), packed_src.data(), packed_src.span() * sizeof(T));
+      copy_view(exec, dst, packed_dst);
+      return;
     }
   }
   if (contiguous && std::is_trivially_copyable_v<T>) {
