@@ -300,7 +300,7 @@ struct FunctorAdaptor {
   using value_type = std::remove_cv_t<std::remove_extent_t<declared>>;
   const F* f;
   int count;
-  value_type* target;  // nullptr: no result wanted
+  value_type* target;             // nullptr: no result wanted
   ResultWriter writer = nullptr;  // how to write into target's memory space (nullptr: plain host stores)
   WEFT_INLINE_FUNCTION int value_count() const { return count; }
   WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const {
