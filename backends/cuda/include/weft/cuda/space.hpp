@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
@@ -168,10 +169,9 @@ struct CudaVendor {
   /// Copies a reduction's result to the host (waiting for the instance) and hands it to the adaptor.
   template <class Adaptor, class V>
   static void deliver(const Cuda& exec, const Adaptor& a, const V* device_result, int count) {
-    V host[16];
-    if (count > 16) cuda_throw(cudaErrorInvalidValue, "reductions of more than 16 values on Cuda", {});
-    cuda_copy_bytes(host, device_result, sizeof(V) * count, exec.cuda_stream(), true);
-    a.store(host);
+    std::vector<V> host(static_cast<std::size_t>(count > 0 ? count : 1));
+    cuda_copy_bytes(host.data(), device_result, sizeof(V) * count, exec.cuda_stream(), true);
+    a.store(host.data());
   }
 };
 }  // namespace impl
