@@ -6,8 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
-#include <vector>
 
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
@@ -169,9 +169,9 @@ struct CudaVendor {
   /// Copies a reduction's result to the host (waiting for the instance) and hands it to the adaptor.
   template <class Adaptor, class V>
   static void deliver(const Cuda& exec, const Adaptor& a, const V* device_result, int count) {
-    std::vector<V> host(static_cast<std::size_t>(count > 0 ? count : 1));
-    cuda_copy_bytes(host.data(), device_result, sizeof(V) * count, exec.cuda_stream(), true);
-    a.store(host.data());
+    const std::unique_ptr<V[]> host(new V[count > 0 ? count : 1]);  // not std::vector: V may be bool
+    cuda_copy_bytes(host.get(), device_result, sizeof(V) * count, exec.cuda_stream(), true);
+    a.store(host.get());
   }
 };
 }  // namespace impl
