@@ -40,22 +40,19 @@ bool g_device_round_robin = false;
 namespace {
 int g_num_threads = -1;
 
-int parse_threads(const std::string& text, const char* where) {
+/// An integer setting in [lo, hi]; the error names the setting and gives an example.
+int parse_int(const std::string& text, const char* where, long lo, long hi, const char* expected) {
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < 1 || v > 1 << 20)
-    throw Error(std::string("weft::initialize: ") + where + " is \"" + text +
-                "\"; give a positive thread count, e.g. --weft-num-threads=4");
+  if (text.empty() || *end != '\0' || v < lo || v > hi)
+    throw Error(std::string("weft::initialize: ") + where + " is \"" + text + "\"; " + expected);
   return static_cast<int>(v);
 }
-
+int parse_threads(const std::string& text, const char* where) {
+  return parse_int(text, where, 1, 1 << 20, "give a positive thread count, e.g. --weft-num-threads=4");
+}
 [[maybe_unused]] int parse_device(const std::string& text, const char* where) {
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < 0 || v > 1024)
-    throw Error(std::string("weft::initialize: ") + where + " is \"" + text +
-                "\"; give a device number from 0, e.g. --weft-device-id=1");
-  return static_cast<int>(v);
+  return parse_int(text, where, 0, 1024, "give a device number from 0, e.g. --weft-device-id=1");
 }
 
 void print_help(std::ostream& os) {

@@ -1,11 +1,10 @@
-// The Cuda backend's runtime: device selection, instances (streams), memory spaces, the scratch cache
+// The Cuda backend's runtime: device selection, instances (streams), memory spaces (View memory and kernel
+// scratch from one caching pool)
 // the kernels' temporary buffers come from, and error reporting with labels.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <map>
-#include <mutex>
 #include <ostream>
 #include <string>
 
@@ -21,8 +20,6 @@ namespace {
 int g_device = 0;
 int g_sm_count = 0;
 std::uint32_t g_next_id = 1u << 20;
-std::mutex g_scratch_mutex;
-std::multimap<std::size_t, void*> g_scratch_free;  // size-class cache: freed blocks by size
 }  // namespace
 
 void cuda_throw(cudaError_t e, const char* what, std::string_view label) {
@@ -59,26 +56,6 @@ void cuda_instance_release(CudaInstance* p) noexcept {
 int cuda_multiprocessor_count() { return g_sm_count > 0 ? g_sm_count : 1; }
 int cuda_device_id() { return g_device; }
 
-void* cuda_scratch_allocate(std::size_t bytes) {
-  const std::size_t size = (bytes + 255) / 256 * 256;
-  {
-    std::lock_guard<std::mutex> g(g_scratch_mutex);
-    auto it = g_scratch_free.lower_bound(size);
-    if (it != g_scratch_free.end() && it->first <= 2 * size) {
-      void* p = it->second;
-      g_scratch_free.erase(it);
-      return p;
-    }
-  }
-  void* p = nullptr;
-  cuda_check(cudaMalloc(&p, size), "cudaMalloc of kernel scratch");
-  return p;
-}
-void cuda_scratch_free(void* p, std::size_t bytes) noexcept {
-  std::lock_guard<std::mutex> g(g_scratch_mutex);
-  g_scratch_free.emplace((bytes + 255) / 256 * 256, p);
-}
-
 CachingPool& cuda_pool() {
   static CachingPool pool(
       "CudaSpace",
@@ -91,6 +68,10 @@ CachingPool& cuda_pool() {
 }
 
 extern bool g_device_round_robin;
+
+/// Kernel scratch (reduction partials, level-1 team scratch) comes from the same pool as View memory.
+void* cuda_scratch_allocate(std::size_t bytes) { return CudaSpace().allocate(bytes, "weft kernel scratch"); }
+void cuda_scratch_free(void* p, std::size_t bytes) noexcept { cuda_pool().deallocate(p, bytes); }
 
 void cuda_initialize(int device_id) {
   int count = 0;
@@ -126,12 +107,7 @@ void cuda_initialize(int device_id) {
   }
 }
 void cuda_fence_all() { cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
-void cuda_finalize() {
-  std::lock_guard<std::mutex> g(g_scratch_mutex);
-  for (auto& kv : g_scratch_free) cudaFree(kv.second);
-  g_scratch_free.clear();
-  cuda_pool().trim();
-}
+void cuda_finalize() { cuda_pool().trim(); }
 void cuda_print_configuration(std::ostream& os) {
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, g_device) == cudaSuccess)

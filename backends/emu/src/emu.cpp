@@ -221,7 +221,6 @@ void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixe
 struct Settings {
   bool shuffle = false;
   unsigned seed = 0;
-  int workers = 0;
 };
 
 Settings read_settings() {
@@ -235,7 +234,6 @@ Settings read_settings() {
       throw Error("WEFT_EMU_BLOCK_ORDER is \"" + v + "\"; use \"index\" or \"shuffle:SEED\"");
     }
   }
-  if (const char* w = std::getenv("WEFT_EMU_WORKERS")) s.workers = std::atoi(w);
   return s;
 }
 

@@ -45,16 +45,8 @@ struct MinMaxLocScalar {
 };
 
 namespace impl {
-/// Writes a result computed on the host into `dst` in memory space M (a device copy when the host cannot
-/// write M directly).
-template <class M, class T>
-void write_result(T* dst, const T* src, int count = 1) {
-  if constexpr (requires(void* d, const void* s, std::size_t n) { M::impl_copy_bytes(d, s, n); })
-    M::impl_copy_bytes(dst, src, sizeof(T) * count);
-  else
-    for (int i = 0; i < count; ++i) dst[i] = src[i];
-}
 using ResultWriter = void (*)(void*, const void*, std::size_t);
+/// Writes a result computed on the host into memory space M (a device copy when the host cannot write M).
 template <class M>
 void write_result_bytes(void* dst, const void* src, std::size_t bytes) {
   if constexpr (requires(void* d, const void* s, std::size_t n) { M::impl_copy_bytes(d, s, n); })
@@ -79,7 +71,7 @@ class ReducerResult {
     if (scalar_)
       *ptr_ = v;
     else
-      write_result<Space>(ptr_, &v);
+      write_result_bytes<Space>(ptr_, &v, sizeof(v));
   }
 
  private:

@@ -653,11 +653,11 @@ class View {
         __trap();
       }
 #else
-    if constexpr (requires { memory_space::impl_check_access(""); })
-      memory_space::impl_check_access(track_.record() ? track_.record()->label.c_str() : "(unmanaged)");
+    const char* label = track_.record() ? track_.record()->label.c_str() : "(unmanaged)";
+    if constexpr (requires { memory_space::impl_check_access(""); }) memory_space::impl_check_access(label);
     for (int k = 0; k < R; ++k)
       if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) [[unlikely]]
-        impl::view_bounds_abort(track_.record() ? track_.record()->label.c_str() : "(unmanaged)", R, idx, map_.ext);
+        impl::view_bounds_abort(label, R, idx, map_.ext);
 #endif
   }
 #endif
