@@ -44,6 +44,7 @@ function(weft_check_backends)
     string(APPEND _fail "WEFT_ENABLE_NCCL=ON needs WEFT_ENABLE_CUDA=ON (NCCL moves device memory).\n")
   endif()
   if(WEFT_ENABLE_MPI)
+    set(MPI_CXX_SKIP_MPICXX ON CACHE BOOL "Weft uses the MPI C API only")
     find_package(MPI QUIET COMPONENTS CXX)
     if(NOT MPI_CXX_FOUND)
       string(APPEND _fail "WEFT_ENABLE_MPI=ON but no MPI was found: install it "

@@ -35,6 +35,21 @@ void openmp_finalize();
 void openmp_print_configuration(std::ostream& os);
 #endif
 
+std::vector<void (*)(std::ostream&)>& configuration_printers() {
+  static std::vector<void (*)(std::ostream&)> printers;
+  return printers;
+}
+std::vector<std::function<void()>>& finalize_hooks() {
+  static std::vector<std::function<void()>> hooks;
+  return hooks;
+}
+void add_configuration_printer(void (*printer)(std::ostream&)) {
+  auto& v = configuration_printers();
+  for (auto* p : v)
+    if (p == printer) return;
+  v.push_back(printer);
+}
+
 bool g_map_device_by_rank = false;
 bool g_device_round_robin = false;
 namespace {
@@ -163,9 +178,20 @@ void fence(std::string_view) {
   impl::fence_all_instances();
 }
 
+void push_finalize_hook(std::function<void()> hook) { impl::finalize_hooks().push_back(std::move(hook)); }
+
 void finalize() {
   if (!is_initialized())
     throw Error(is_finalized() ? "weft::finalize: called twice" : "weft::finalize: Weft was never initialized");
+  for (auto& hooks = impl::finalize_hooks(); !hooks.empty();) {
+    auto hook = std::move(hooks.back());
+    hooks.pop_back();
+    try {
+      hook();
+    } catch (const std::exception& e) {
+      std::cerr << "weft::finalize: a finalize hook threw: " << e.what() << "\n";
+    }
+  }
   impl::fence_all_instances();
   const auto live = impl::live_allocation_labels();
   if (!live.empty()) {
@@ -203,6 +229,7 @@ void print_configuration(std::ostream& os, bool) {
 #if WEFT_HAS_CUDA
   impl::cuda_print_configuration(os);
 #endif
+  for (auto* printer : impl::configuration_printers()) printer(os);
 }
 
 }  // namespace weft

@@ -1,6 +1,7 @@
 // Runtime lifetime: initialize / finalize / ScopeGuard, settings, print_configuration.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string_view>
 
@@ -44,6 +45,9 @@ bool is_initialized() noexcept;
 bool is_finalized() noexcept;
 /// Writes the version, the enabled backends and their settings.
 void print_configuration(std::ostream& os, bool verbose = false);
+/// Registers a function that finalize() calls before it tears the runtime down (last registered, first
+/// called; as Kokkos::push_finalize_hook). An exception a hook throws is reported on stderr and finalize goes on.
+void push_finalize_hook(std::function<void()> hook);
 /// Waits for all outstanding work on every instance of every execution space.
 void fence(std::string_view label = {});
 
@@ -72,6 +76,8 @@ struct FenceCounters {
   long instance = 0;
 };
 FenceCounters fence_counters() noexcept;
+/// A module outside core (comm/, linalg/) adds its section to print_configuration through this.
+void add_configuration_printer(void (*printer)(std::ostream&));
 void count_instance_fence() noexcept;
 }  // namespace impl
 }  // namespace weft

@@ -1,0 +1,301 @@
+// comm/: the MPI backend. Every MPI_Comm Weft uses is its own duplicate, with MPI_ERRORS_RETURN, so that an MPI
+// error becomes a weft::Error carrying MPI's error string.
+#include <mpi.h>
+
+#include <climits>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+
+#include <weft/comm.hpp>
+#include <weft/comm/mpi.hpp>
+
+namespace weft::comm::impl {
+std::shared_ptr<CommImpl> make_self_comm();
+namespace {
+
+std::string mpi_error_string(int rc) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(rc);
+  return std::string(text, static_cast<std::size_t>(len));
+}
+void check_mpi(int rc, const char* call, const std::string& what) {
+  if (rc != MPI_SUCCESS)
+    throw Error("weft::comm: " + std::string(call) + " failed" + (what.empty() ? "" : " in " + what) + ": " +
+                mpi_error_string(rc));
+}
+int as_int_count(std::size_t n, const char* call) {
+  if (n > static_cast<std::size_t>(INT_MAX))
+    throw Error(std::string("weft::comm: ") + call + " of " + std::to_string(n) + " elements exceeds MPI's int count " +
+                "limit (" + std::to_string(INT_MAX) +
+                ") of MPI 3 (this MPI has no MPI 4 large-count calls); split "
+                "the View into parts of at most that size");
+  return static_cast<int>(n);
+}
+
+MPI_Datatype mpi_type(Dtype d) {
+  switch (d) {
+    case Dtype::byte:
+      return MPI_BYTE;
+    case Dtype::i8:
+      return MPI_INT8_T;
+    case Dtype::u8:
+      return MPI_UINT8_T;
+    case Dtype::i16:
+      return MPI_INT16_T;
+    case Dtype::u16:
+      return MPI_UINT16_T;
+    case Dtype::i32:
+      return MPI_INT32_T;
+    case Dtype::u32:
+      return MPI_UINT32_T;
+    case Dtype::i64:
+      return MPI_INT64_T;
+    case Dtype::u64:
+      return MPI_UINT64_T;
+    case Dtype::f32:
+      return MPI_FLOAT;
+    case Dtype::f64:
+      return MPI_DOUBLE;
+    case Dtype::c32:
+      return MPI_C_FLOAT_COMPLEX;
+    case Dtype::c64:
+      return MPI_C_DOUBLE_COMPLEX;
+    case Dtype::boolean:
+      return MPI_C_BOOL;
+  }
+  return MPI_BYTE;
+}
+MPI_Op mpi_op(OpKind o) {
+  switch (o) {
+    case OpKind::sum:
+      return MPI_SUM;
+    case OpKind::prod:
+      return MPI_PROD;
+    case OpKind::min:
+      return MPI_MIN;
+    case OpKind::max:
+      return MPI_MAX;
+    case OpKind::land:
+      return MPI_LAND;
+    case OpKind::lor:
+      return MPI_LOR;
+    case OpKind::band:
+      return MPI_BAND;
+    case OpKind::bor:
+      return MPI_BOR;
+    case OpKind::none:
+      break;
+  }
+  return MPI_OP_NULL;
+}
+
+bool mpi_finalized() {
+  int f = 0;
+  MPI_Finalized(&f);
+  return f != 0;
+}
+void check_mpi_alive(const char* call) {
+  if (mpi_finalized())
+    throw Error(std::string("weft::comm::") + call + ": MPI is finalized; communicate before MPI_Finalize " +
+                "(and before weft::finalize)");
+}
+
+bool query_cuda_aware() {
+#if WEFT_HAS_CUDA && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+struct MpiRequest final : RequestState {
+  MPI_Request req = MPI_REQUEST_NULL;
+  MPI_Status status{};
+  MPI_Datatype type = MPI_BYTE;
+  bool impl_test() override {
+    int flag = 0;
+    check_mpi(MPI_Test(&req, &flag, &status), "MPI_Test", what);
+    return flag != 0;
+  }
+  void impl_wait() override { check_mpi(MPI_Wait(&req, &status), "MPI_Wait", what); }
+  std::size_t impl_received() const override {
+    int n = 0;
+    MPI_Get_count(&status, type, &n);
+    return n == MPI_UNDEFINED ? 0 : static_cast<std::size_t>(n);
+  }
+};
+
+class MpiComm final : public CommImpl {
+ public:
+  /// Takes ownership of `c` (a communicator Weft created).
+  explicit MpiComm(MPI_Comm c) : comm_(c) {
+    check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler", "");
+    MPI_Comm_rank(comm_, &rank);
+    MPI_Comm_size(comm_, &size);
+    MPI_Comm node;
+    check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node), "MPI_Comm_split_type", "");
+    MPI_Comm_rank(node, &local_rank);
+    MPI_Comm_size(node, &local_size);
+    MPI_Comm_free(&node);
+    cuda_aware = query_cuda_aware();
+  }
+  ~MpiComm() override {
+    if (!mpi_finalized()) MPI_Comm_free(&comm_);
+  }
+  MPI_Comm handle() const noexcept { return comm_; }
+  Backend backend() const noexcept override { return Backend::mpi; }
+
+  void barrier() override {
+    check_mpi_alive("barrier");
+    check_mpi(MPI_Barrier(comm_), "MPI_Barrier", "");
+  }
+  std::shared_ptr<CommImpl> split(int color, int key) override {
+    check_mpi_alive("split");
+    if (color < 0)
+      throw Error("weft::comm::Communicator::split: color " + std::to_string(color) + "; give a color >= 0");
+    MPI_Comm c;
+    check_mpi(MPI_Comm_split(comm_, color, key, &c), "MPI_Comm_split", "");
+    return std::make_shared<MpiComm>(c);
+  }
+  void allreduce(const void* s, void* r, std::size_t n, Dtype d, OpKind op) override {
+    check_mpi_alive("allreduce");
+    check_mpi(MPI_Allreduce(s == r ? MPI_IN_PLACE : s, r, as_int_count(n, "allreduce"), mpi_type(d), mpi_op(op), comm_),
+              "MPI_Allreduce", "");
+  }
+  void reduce(const void* s, void* r, std::size_t n, Dtype d, OpKind op, int root) override {
+    check_mpi_alive("reduce");
+    check_mpi(MPI_Reduce(s, r, as_int_count(n, "reduce"), mpi_type(d), mpi_op(op), root, comm_), "MPI_Reduce", "");
+  }
+  void broadcast(void* b, std::size_t n, Dtype d, int root) override {
+    check_mpi_alive("broadcast");
+    check_mpi(MPI_Bcast(b, as_int_count(n, "broadcast"), mpi_type(d), root, comm_), "MPI_Bcast", "");
+  }
+  void allgather(const void* s, void* r, std::size_t n, Dtype d) override {
+    check_mpi_alive("allgather");
+    as_int_count(n * static_cast<std::size_t>(size), "allgather");
+    const int c = as_int_count(n, "allgather");
+    check_mpi(MPI_Allgather(s, c, mpi_type(d), r, c, mpi_type(d), comm_), "MPI_Allgather", "");
+  }
+  void reduce_scatter(const void* s, void* r, std::size_t n, Dtype d, OpKind op) override {
+    check_mpi_alive("reduce_scatter");
+    as_int_count(n * static_cast<std::size_t>(size), "reduce_scatter");
+    check_mpi(MPI_Reduce_scatter_block(s, r, as_int_count(n, "reduce_scatter"), mpi_type(d), mpi_op(op), comm_),
+              "MPI_Reduce_scatter_block", "");
+  }
+  void alltoall(const void* s, void* r, std::size_t n, Dtype d) override {
+    check_mpi_alive("alltoall");
+    as_int_count(n * static_cast<std::size_t>(size), "alltoall");
+    const int c = as_int_count(n, "alltoall");
+    check_mpi(MPI_Alltoall(s, c, mpi_type(d), r, c, mpi_type(d), comm_), "MPI_Alltoall", "");
+  }
+  // Messages to this rank itself are copied through a local queue: Open MPI's self path truncates a message
+  // longer than the receive buffer without an error, and a copy is cheaper anyway.
+  std::shared_ptr<RequestState> isend(const void* buf, std::size_t n, Dtype d, int dest, int tag) override {
+    check_mpi_alive("isend");
+    if (dest == rank) return loopback_->isend(buf, n, d, 0, tag);
+    auto req = std::make_shared<MpiRequest>();
+    req->type = mpi_type(d);
+    check_mpi(MPI_Isend(buf, as_int_count(n, "isend"), req->type, dest, tag, comm_, &req->req), "MPI_Isend", "");
+    return req;
+  }
+  std::shared_ptr<RequestState> irecv(void* buf, std::size_t n, Dtype d, int source, int tag) override {
+    check_mpi_alive("irecv");
+    if (source == rank) return loopback_->irecv(buf, n, d, 0, tag);
+    auto req = std::make_shared<MpiRequest>();
+    req->type = mpi_type(d);
+    check_mpi(MPI_Irecv(buf, as_int_count(n, "irecv"), req->type, source, tag, comm_, &req->req), "MPI_Irecv", "");
+    return req;
+  }
+  void agree(const std::string& what, const long* v, const char* const* names, int n) override {
+    check_mpi_alive("agree");
+    long buf[16];
+    for (int i = 0; i < n; ++i) {
+      buf[i] = v[i];
+      buf[n + i] = -v[i];
+    }
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, buf, 2 * n, MPI_LONG, MPI_MAX, comm_), "MPI_Allreduce", what);
+    for (int i = 0; i < n; ++i)
+      if (buf[i] != -buf[n + i]) {
+        std::string mine = std::to_string(v[i]), lo = std::to_string(-buf[n + i]), hi = std::to_string(buf[i]);
+        if (i == 1) {  // the element type: print names
+          mine = dtype_name(static_cast<Dtype>(v[i]));
+          lo = dtype_name(static_cast<Dtype>(-buf[n + i]));
+          hi = dtype_name(static_cast<Dtype>(buf[i]));
+        }
+        throw Error(what + ": the ranks disagree on " + names[i] + ": rank " + std::to_string(rank) + " has " + mine +
+                    ", the ranks range from " + lo + " to " + hi + "; every rank must pass the same");
+      }
+  }
+  void dims_create(int nnodes, int ndims, int* dims) override {
+    check_mpi(MPI_Dims_create(nnodes, ndims, dims), "MPI_Dims_create", "");
+  }
+
+ private:
+  MPI_Comm comm_;
+  std::shared_ptr<CommImpl> loopback_ = make_self_comm();
+};
+
+bool g_weft_initialized_mpi = false;
+}  // namespace
+
+std::shared_ptr<CommImpl> mpi_world() {
+  static std::shared_ptr<CommImpl> world;
+  if (world) {
+    check_mpi_alive("Communicator::world");
+    return world;
+  }
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    check_mpi_alive("Communicator::world");
+    int provided = 0;
+    check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread", "");
+    g_weft_initialized_mpi = true;
+    weft::push_finalize_hook([] {
+      if (!mpi_finalized()) {
+        world.reset();
+        MPI_Finalize();
+      }
+    });
+  }
+  MPI_Comm c;
+  check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &c), "MPI_Comm_dup", "Communicator::world");
+  world = std::make_shared<MpiComm>(c);
+  return world;
+}
+
+void mpi_print_configuration(std::ostream& os) {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(version, &len);
+  std::string v(version, static_cast<std::size_t>(len));
+  if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
+  while (!v.empty() && (v.back() == ',' || v.back() == ' ')) v.pop_back();
+  os << "    MPI: " << v << (g_weft_initialized_mpi ? " (initialised by Weft)" : "") << "\n"
+     << "    paths: host memory -> " << to_string(Path::mpi_host) << "; device memory -> "
+     << (query_cuda_aware() ? to_string(Path::mpi_cuda_aware) : to_string(Path::mpi_staged)) << "\n";
+}
+}  // namespace weft::comm::impl
+
+namespace weft::comm {
+Communicator from_mpi(MPI_Comm c) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized || impl::mpi_finalized())
+    throw Error("weft::comm::from_mpi: MPI is not running; call it between MPI_Init and MPI_Finalize");
+  MPI_Comm dup;
+  impl::check_mpi(MPI_Comm_dup(c, &dup), "MPI_Comm_dup", "from_mpi");
+  return Communicator(std::make_shared<impl::MpiComm>(dup));
+}
+MPI_Comm mpi_comm(const Communicator& c) {
+  if (auto* m = dynamic_cast<impl::MpiComm*>(c.impl_get())) return m->handle();
+  throw Error("weft::comm::mpi_comm: the Communicator is not an MPI one (backend " +
+              std::string(c.valid() ? to_string(c.backend()) : "empty") + ")");
+}
+}  // namespace weft::comm
