@@ -13,6 +13,8 @@
 
 #include <weft/weft.hpp>
 
+#include "app_common.hpp"
+
 namespace {
 
 constexpr double start_a = 0.1, start_b = 0.2, start_c = 0.0, start_scalar = 0.4;
@@ -22,6 +24,8 @@ struct Options {
   int num_times = 100;
   bool use_float = false;
   bool csv = false;
+  bool progress = false;
+  std::string json;
 };
 
 template <class T>
@@ -171,6 +175,7 @@ int run(const Options& o) {
     timed(2, [&] { s.add(); });
     timed(3, [&] { s.triad(); });
     timed(4, [&] { sum = s.dot(); });
+    if (o.progress && (k + 1) % 10 == 0) std::fprintf(stderr, "[weft-stream] iteration %d/%d\n", k + 1, o.num_times);
   }
   timed(5, [&] { s.nstream(); });
   std::vector<T> a, b, c;
@@ -193,6 +198,24 @@ int run(const Options& o) {
       std::printf("%-12s%-12.3f%-12.5f%-12.5f%-12.5f\n", names[k], mb * bytes[k] / mn, mn, mx, avg);
   }
   std::printf(ok ? "Validation: PASSED\n" : "Validation: FAILED\n");
+  weft_app::Result r;
+  r.app = "weft-stream";
+  r.fom_name = "triad bandwidth";
+  r.fom_unit = "GB/s";
+  r.valid = ok;
+  r.validation = "BabelStream's rule: mean error of a, b, c <= 100 eps, dot relative error <= " +
+                 std::string(sizeof(T) == 4 ? "1e-5" : "1e-8");
+  for (int k = 0; k < nk; ++k) {
+    auto& t = times[k];
+    const auto first = t.size() > 1 ? t.begin() + 1 : t.begin();
+    const double best = 1e-9 * bytes[k] / *std::min_element(first, t.end());
+    std::string key = names[k];
+    for (auto& ch : key) ch = static_cast<char>(std::tolower(ch));
+    r.metrics.push_back({key + "_GBps", best});
+    if (k == 3) r.fom = best;
+  }
+  r.metrics.push_back({"array_elements", double(n)});
+  r.write(o.json);
   return ok ? 0 : 1;
 }
 
@@ -221,8 +244,17 @@ Options parse(int argc, char* argv[]) {
       o.use_float = true;
     else if (a == "--csv")
       o.csv = true;
+    else if (a == "--progress")
+      o.progress = true;
+    else if (a == "--json") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "weft-stream: --json needs a path\n");
+        std::exit(2);
+      }
+      o.json = argv[++i];
+    }
     else if (a == "--help" || a == "-h") {
-      std::printf("usage: weft-stream [--arraysize N] [--numtimes K] [--float] [--csv] [--weft-* options]\n");
+      std::printf("usage: weft-stream [--arraysize N] [--numtimes K] [--float] [--csv] [--json PATH] [--progress] [--weft-* options]\n");
       std::exit(0);
     } else {
       std::fprintf(stderr, "weft-stream: unknown option \"%s\" (try --help)\n", a.c_str());
@@ -237,5 +269,10 @@ Options parse(int argc, char* argv[]) {
 int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
   const Options o = parse(argc, argv);
-  return o.use_float ? run<float>(o) : run<double>(o);
+  try {
+    return o.use_float ? run<float>(o) : run<double>(o);
+  } catch (const weft::Error& e) {
+    std::fprintf(stderr, "weft-stream: %s\n", e.what());
+    return 2;
+  }
 }

@@ -1,0 +1,168 @@
+// What every mini-app shares: argument parsing with clear errors (exit status 2), timing, progress lines on
+// stderr, and the one-record JSON result that weft-bench collects (schema in apps/README.md).
+#pragma once
+
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <weft/weft.hpp>
+
+namespace weft_app {
+
+/// Prints "<app>: <message>" on stderr and exits with status 2 (a usage error, as opposed to 1: wrong answer).
+[[noreturn]] inline void usage_error(const std::string& app, const std::string& message) {
+  std::fprintf(stderr, "%s: %s (try --help)\n", app.c_str(), message.c_str());
+  std::exit(2);
+}
+
+/// A small argv parser: --name value, --name=value and flags; unknown options and bad values are errors.
+class Args {
+ public:
+  Args(std::string app, int argc, char* argv[]) : app_(std::move(app)) {
+    for (int i = 1; i < argc; ++i) {
+      std::string a = argv[i];
+      if (a.rfind("--", 0) != 0 && a.rfind("-", 0) == 0 && a.size() == 2) a = "-" + a;  // -s -> --s
+      if (a.rfind("--", 0) != 0) usage_error(app_, "unexpected argument \"" + a + "\"");
+      const auto eq = a.find('=');
+      if (eq != std::string::npos) {
+        items_.push_back({a.substr(0, eq), a.substr(eq + 1), true});
+      } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0 &&
+                 !(argv[i + 1][0] == '-' && argv[i + 1][1] != '\0' && !std::isdigit(argv[i + 1][1]))) {
+        items_.push_back({a, argv[++i], true});
+      } else {
+        items_.push_back({a, "", false});
+      }
+    }
+  }
+  bool flag(const std::string& name) {
+    for (auto& it : items_)
+      if (it.name == name) {
+        it.used = true;
+        if (it.has_value) usage_error(app_, name + " takes no value");
+        return true;
+      }
+    return false;
+  }
+  std::string text(const std::string& name, const std::string& fallback) {
+    for (auto& it : items_)
+      if (it.name == name) {
+        it.used = true;
+        if (!it.has_value) usage_error(app_, name + " needs a value");
+        return it.value;
+      }
+    return fallback;
+  }
+  /// A positive integer no larger than `max`.
+  long long integer(const std::string& name, long long fallback, long long max = (1LL << 40)) {
+    const std::string t = text(name, "");
+    if (t.empty()) return fallback;
+    char* end = nullptr;
+    const long long v = std::strtoll(t.c_str(), &end, 10);
+    if (*end != '\0' || v < 1)
+      usage_error(app_, name + " needs a positive integer, got \"" + t + "\"");
+    if (v > max) usage_error(app_, name + " = " + t + " is larger than the limit " + std::to_string(max));
+    return v;
+  }
+  double real(const std::string& name, double fallback) {
+    const std::string t = text(name, "");
+    if (t.empty()) return fallback;
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (*end != '\0' || !(v > 0) || !std::isfinite(v)) usage_error(app_, name + " needs a positive number, got \"" + t + "\"");
+    return v;
+  }
+  /// Call after reading every option: anything left over is an error.
+  void finish() const {
+    for (const auto& it : items_)
+      if (!it.used) usage_error(app_, "unknown option \"" + it.name + "\"");
+  }
+
+ private:
+  struct Item {
+    std::string name, value;
+    bool has_value;
+    bool used = false;
+  };
+  std::string app_;
+  std::vector<Item> items_;
+};
+
+inline double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// "[weft-heat] step 40/200  3.1 s" on stderr, at most every `every` seconds (the suite runner shows them).
+class Progress {
+ public:
+  Progress(std::string app, bool on, double every = 2.0) : app_(std::move(app)), on_(on), every_(every) {}
+  void operator()(const std::string& what, bool force = false) {
+    if (!on_) return;
+    const double t = now();
+    if (!force && t - last_ < every_) return;
+    last_ = t;
+    std::fprintf(stderr, "[%s] %s  %.1f s\n", app_.c_str(), what.c_str(), t - start_);
+    std::fflush(stderr);
+  }
+
+ private:
+  std::string app_;
+  bool on_;
+  double every_, start_ = now(), last_ = 0;
+};
+
+/// One app run, as weft-bench's results.json holds it.
+struct Result {
+  std::string app, backend = weft::DefaultExecutionSpace::name(), compiler = __VERSION__;
+  int ranks = 1;
+  int threads = weft::DefaultHostExecutionSpace().concurrency();
+  std::string fom_name, fom_unit;
+  double fom = 0;
+  bool valid = false;
+  std::string validation;  // what was checked, with the numbers
+  std::vector<std::pair<std::string, double>> metrics;
+
+  static std::string escape(const std::string& s) {
+    std::string r;
+    for (char c : s) {
+      if (c == '"' || c == '\\') r += '\\';
+      if (c == '\n') {
+        r += "\\n";
+        continue;
+      }
+      r += c;
+    }
+    return r;
+  }
+  static std::string number(double v) {
+    if (!std::isfinite(v)) return "null";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return b;
+  }
+  std::string json() const {
+    std::string s = "{\"app\": \"" + escape(app) + "\", \"backend\": \"" + escape(backend) +
+                    "\", \"compiler\": \"" + escape(compiler) + "\", \"ranks\": " + std::to_string(ranks) + ", \"threads\": " + std::to_string(threads) +
+                    ", \"figure_of_merit\": {\"name\": \"" + escape(fom_name) + "\", \"value\": " + number(fom) +
+                    ", \"unit\": \"" + escape(fom_unit) + "\"}, \"valid\": " + (valid ? "true" : "false") +
+                    ", \"validation\": \"" + escape(validation) + "\", \"metrics\": {";
+    for (std::size_t i = 0; i < metrics.size(); ++i)
+      s += (i ? ", \"" : "\"") + escape(metrics[i].first) + "\": " + number(metrics[i].second);
+    return s + "}}";
+  }
+  /// Writes the record to `path` (nothing when path is empty); a write failure is an error.
+  void write(const std::string& path) const {
+    if (path.empty()) return;
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) usage_error(app, "cannot write the JSON result to \"" + path + "\"");
+    std::fprintf(f, "%s\n", json().c_str());
+    std::fclose(f);
+  }
+};
+}  // namespace weft_app
