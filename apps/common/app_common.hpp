@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include <weft/weft.hpp>
 
 namespace weft_app {
@@ -93,6 +95,19 @@ class Args {
   std::string app_;
   std::vector<Item> items_;
 };
+
+/// Stops with a usage error when `bytes` per rank would not fit this machine's memory (host backends; a
+/// device allocation that fails raises weft::Error on its own).
+inline void check_memory(const std::string& app, double bytes, int ranks_per_node = 1) {
+  if constexpr (!weft::DefaultExecutionSpace::impl_is_host_space) return;
+  const double total = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (total > 0 && bytes * ranks_per_node > 0.9 * total) {
+    char b[200];
+    std::snprintf(b, sizeof b, "the problem needs %.1f GB per rank (x%d ranks on this node) but the machine has %.1f GB; give a smaller size",
+                  bytes / 1e9, ranks_per_node, total / 1e9);
+    usage_error(app, b);
+  }
+}
 
 inline double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -228,11 +228,8 @@ int main(int argc, char* argv[]) {
   if (o.n < 3) weft_app::usage_error("weft-heat", "--n " + std::to_string(o.n) + " is too small: give at least 3");
   try {
     auto world = weft::comm::world();
-    const double cells = std::pow(static_cast<double>(o.n), 3) * (o.weak ? world.size() : 1);
-    const double bytes = cells / (o.weak ? world.size() : 1) * 2 * 8;
-    if (bytes > 0.8 * 1024.0 * 1024 * 1024 * 1024)
-      weft_app::usage_error("weft-heat", "--n " + std::to_string(o.n) + " needs " + std::to_string(bytes / 1e9) +
-                                             " GB per rank; give a smaller grid");
+    const double local = std::pow(static_cast<double>(o.n), 3) / (o.weak ? 1.0 : world.size());
+    weft_app::check_memory("weft-heat", local * 2 * 8, world.local_size());
     return run(o, world);
   } catch (const weft::Error& e) {
     std::fprintf(stderr, "weft-heat: %s\n", e.what());

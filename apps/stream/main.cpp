@@ -269,6 +269,7 @@ Options parse(int argc, char* argv[]) {
 int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
   const Options o = parse(argc, argv);
+  weft_app::check_memory("weft-stream", 3.0 * static_cast<double>(o.n) * (o.use_float ? 4 : 8));
   try {
     return o.use_float ? run<float>(o) : run<double>(o);
   } catch (const weft::Error& e) {
