@@ -25,35 +25,48 @@ std::vector<HaloMessage> halo_messages(const CartesianDecomposition& dec, const 
                                        HaloShape shape, int d, const std::string& label);
 int halo_tag(int d, int side) noexcept;
 
-/// Copies the box [lo, lo+ext) of v into buf (pack) or back (unpack), row-major, with a kernel on exec.
+/// Copies the box [lo, lo+ext) of v into buf (pack) or back (unpack), row-major, with a kernel on exec
+/// (an MDRange over the box, so no index division per element).
 template <bool Pack, class E, class V, class B>
 void halo_copy(const E& exec, const V& v, const B& buf, const HaloMessage& m, const std::array<long, 3>& lo) {
   if (m.count == 0) return;
   const long l0 = lo[0], l1 = lo[1], l2 = lo[2], e1 = m.ext[1], e2 = m.ext[2];
-  using P = RangePolicy<E, IndexType<long>>;
+  const char* label = Pack ? "weft::comm::halo_pack" : "weft::comm::halo_unpack";
   constexpr int R = V::R;
-  parallel_for(
-      Pack ? "weft::comm::halo_pack" : "weft::comm::halo_unpack", P(exec, 0, static_cast<long>(m.count)),
-      WEFT_LAMBDA(long i) {
-        if constexpr (R == 1) {
-          if constexpr (Pack)
-            buf(i) = v(l0 + i);
-          else
-            v(l0 + i) = buf(i);
-        } else if constexpr (R == 2) {
-          const long a = i / e1, b = i - a * e1;
-          if constexpr (Pack)
-            buf(i) = v(l0 + a, l1 + b);
-          else
-            v(l0 + a, l1 + b) = buf(i);
-        } else {
-          const long ab = i / e2, c = i - ab * e2, a = ab / e1, b = ab - a * e1;
-          if constexpr (Pack)
-            buf(i) = v(l0 + a, l1 + b, l2 + c);
-          else
-            v(l0 + a, l1 + b, l2 + c) = buf(i);
-        }
-      });
+  if constexpr (R == 1) {
+    parallel_for(
+        label, RangePolicy<E, IndexType<long>>(exec, l0, l0 + m.ext[0]), WEFT_LAMBDA(long i) {
+          if constexpr (Pack) buf(i - l0) = v(i);
+          else v(i) = buf(i - l0);
+        });
+  } else if constexpr (R == 2) {
+    parallel_for(
+        label, MDRangePolicy<E, Rank<2>>(exec, {l0, l1}, {l0 + m.ext[0], l1 + e1}),
+        WEFT_LAMBDA(std::int64_t i, std::int64_t j) {
+          const long b = (i - l0) * e1 + (j - l1);
+          if constexpr (Pack) buf(b) = v(i, j);
+          else v(i, j) = buf(b);
+        });
+  } else if constexpr (E::impl_is_host_space) {
+    // On host threads: one task per row of the box (a division per row), the row copied by an inner loop.
+    parallel_for(
+        label, RangePolicy<E, IndexType<long>>(exec, 0, m.ext[0] * e1), WEFT_LAMBDA(long row) {
+          const long a = row / e1, bb = row - a * e1;
+          const long base = row * e2;
+          for (long c = 0; c < e2; ++c) {
+            if constexpr (Pack) buf(base + c) = v(l0 + a, l1 + bb, l2 + c);
+            else v(l0 + a, l1 + bb, l2 + c) = buf(base + c);
+          }
+        });
+  } else {
+    parallel_for(
+        label, MDRangePolicy<E, Rank<3>>(exec, {l0, l1, l2}, {l0 + m.ext[0], l1 + e1, l2 + e2}),
+        WEFT_LAMBDA(std::int64_t i, std::int64_t j, std::int64_t k) {
+          const long b = ((i - l0) * e1 + (j - l1)) * e2 + (k - l2);
+          if constexpr (Pack) buf(b) = v(i, j, k);
+          else v(i, j, k) = buf(b);
+        });
+  }
 }
 }  // namespace impl
 
@@ -151,21 +164,19 @@ class Halo {
   template <class E>
   void post(const E& exec, int d) {
     auto* c = dec_.comm().impl_get();
-    bool any = false;
-    for (auto& s : slots_)
-      if (s.m.dim == d) {
-        impl::halo_copy<true>(exec, view_, s.send, s.m, s.m.send_lo);
-        any = true;
-      }
-    if (!any) return;
-    exec.fence("weft::comm::halo_exchange: faces packed");
     constexpr auto dt = impl::dtype_of<value_type>();
     constexpr std::size_t mult = dt == impl::Dtype::byte ? sizeof(value_type) : 1;
-    for (auto& s : slots_) {
+    bool any = false;
+    for (auto& s : slots_) {  // receives first, so that messages can land while this rank packs
       if (s.m.dim != d) continue;
       value_type* rp = s.host_recv.data() ? s.host_recv.data() : s.recv.data();
       s.rreq = c->irecv(rp, s.m.count * mult, dt, s.m.peer, impl::halo_tag(d, -s.m.side));
+      any = true;
     }
+    if (!any) return;
+    for (auto& s : slots_)
+      if (s.m.dim == d) impl::halo_copy<true>(exec, view_, s.send, s.m, s.m.send_lo);
+    exec.fence("weft::comm::halo_exchange: faces packed");
     for (auto& s : slots_) {
       if (s.m.dim != d) continue;
       if (s.host_send.data()) deep_copy(s.host_send, s.send);
@@ -178,6 +189,12 @@ class Halo {
     for (auto& s : slots_) {
       if (d >= 0 && s.m.dim != d) continue;
       s.rreq->impl_wait();
+      constexpr std::size_t mult = impl::dtype_of<value_type>() == impl::Dtype::byte ? sizeof(value_type) : 1;
+      if (s.rreq->impl_received() != s.m.count * mult)
+        impl::throw_comm_error("weft::comm::Halo on View \"" + view_.label() + "\": rank " +
+                               std::to_string(s.m.peer) + " sent " + std::to_string(s.rreq->impl_received() / mult) +
+                               " elements for a face of " + std::to_string(s.m.count) +
+                               "; every rank must exchange the same View shape and width");
       if (s.host_recv.data()) deep_copy(exec, s.recv, s.host_recv);
       impl::halo_copy<false>(exec, view_, s.recv, s.m, s.m.recv_lo);
     }
