@@ -76,7 +76,7 @@ void print_help(std::ostream& os) {
         "  --weft-num-threads=N         threads of the OpenMP backend (env WEFT_NUM_THREADS; default\n"
         "                               OMP_NUM_THREADS, else all cores)\n"
         "  --weft-device-id=N           GPU to use (env WEFT_DEVICE_ID; default 0)\n"
-        "  --weft-map-device-id-by=mpi_rank  one GPU per MPI rank on a node, round-robin\n"
+        "  --weft-map-device-id-by=mpi_rank  one GPU per MPI rank on a node, round-robin (or WEFT_MAP_DEVICE_ID_BY)\n"
         "  --weft-print-configuration   print the configuration at initialize\n";
 }
 }  // namespace
@@ -114,6 +114,11 @@ void initialize(const InitializationSettings& settings) {
   int device = settings.has_device_id() ? settings.get_device_id() : -1;
   if (device < 0)
     if (const char* env = std::getenv("WEFT_DEVICE_ID")) device = impl::parse_device(env, "WEFT_DEVICE_ID");
+  if (const char* env = std::getenv("WEFT_MAP_DEVICE_ID_BY")) {
+    if (std::string(env) != "mpi_rank")
+      throw Error(std::string("weft::initialize: WEFT_MAP_DEVICE_ID_BY=") + env + " is not known; use mpi_rank");
+    impl::g_map_device_by_rank = true;
+  }
   if (device < 0 && impl::g_map_device_by_rank) {
     // One GPU per rank, round-robin by the rank on this node as the MPI launcher reports it.
     for (const char* var :
