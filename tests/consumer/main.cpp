@@ -1,6 +1,7 @@
-// Built against the installed Weft package: a reduction whose closed form it checks.
+// Built against the installed Weft package: a reduction, summed over the ranks, whose closed form it checks.
 #include <cstdio>
 
+#include <weft/comm.hpp>
 #include <weft/weft.hpp>
 
 int main(int argc, char* argv[]) {
@@ -9,7 +10,10 @@ int main(int argc, char* argv[]) {
   long sum = 0;
   weft::parallel_reduce(
       "consumer_sum", n, WEFT_LAMBDA(long i, long& acc) { acc += i; }, sum);
-  const bool ok = sum == n * (n - 1) / 2;
-  std::printf("consumer on %s: sum %ld %s\n", weft::DefaultExecutionSpace::name(), sum, ok ? "ok" : "WRONG");
+  auto world = weft::comm::world();
+  const long total = world.allreduce(sum, weft::comm::Sum{});
+  const bool ok = total == world.size() * (n * (n - 1) / 2);
+  std::printf("consumer on %s, %d rank(s) over %s: sum %ld %s\n", weft::DefaultExecutionSpace::name(), world.size(),
+              weft::comm::to_string(world.backend()), total, ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
 }
