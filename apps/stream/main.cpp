@@ -114,7 +114,7 @@ bool check(int num_times, std::size_t n, const std::vector<T>& a, const std::vec
   const T gsum = ga * gb * T(n);  // dot ran after the last triad
   ga = ga + gb + s * gc;          // the final nstream run
   auto err = [n](const std::vector<T>& v, T gold) {
-    long double e = 0;
+    double e = 0;
     for (const T x : v) e += std::fabs(x - gold);
     return static_cast<double>(e / n);
   };

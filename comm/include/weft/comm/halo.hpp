@@ -25,8 +25,50 @@ std::vector<HaloMessage> halo_messages(const CartesianDecomposition& dec, const 
                                        HaloShape shape, int d, const std::string& label);
 int halo_tag(int d, int side) noexcept;
 
-/// Copies the box [lo, lo+ext) of v into buf (pack) or back (unpack), row-major, with a kernel on exec
-/// (an MDRange over the box, so no index division per element).
+/// The element copies of halo_copy, as named functors (nvcc's extended lambdas cannot capture inside
+/// `if constexpr`).
+template <bool Pack, class V, class B>
+struct HaloCopy1 {
+  V v;
+  B buf;
+  long l0;
+  WEFT_INLINE_FUNCTION void operator()(long i) const {
+    if constexpr (Pack) buf(i - l0) = v(i);
+    else v(i) = buf(i - l0);
+  }
+};
+template <bool Pack, class V, class B>
+struct HaloCopy2 {
+  V v;
+  B buf;
+  long l0, l1, e1;
+  WEFT_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j) const {
+    const long b = (i - l0) * e1 + (j - l1);
+    if constexpr (Pack) buf(b) = v(i, j);
+    else v(i, j) = buf(b);
+  }
+};
+template <bool Pack, class V, class B>
+struct HaloCopy3 {
+  V v;
+  B buf;
+  long l0, l1, l2, e1, e2;
+  WEFT_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j, std::int64_t k) const {
+    const long b = ((i - l0) * e1 + (j - l1)) * e2 + (k - l2);
+    if constexpr (Pack) buf(b) = v(i, j, k);
+    else v(i, j, k) = buf(b);
+  }
+  /// One row of the box (host threads: a division per row, the row copied by an inner loop).
+  WEFT_INLINE_FUNCTION void operator()(long row) const {
+    const long a = row / e1, bb = row - a * e1, base = row * e2;
+    for (long c = 0; c < e2; ++c) {
+      if constexpr (Pack) buf(base + c) = v(l0 + a, l1 + bb, l2 + c);
+      else v(l0 + a, l1 + bb, l2 + c) = buf(base + c);
+    }
+  }
+};
+
+/// Copies the box [lo, lo+ext) of v into buf (pack) or back (unpack), row-major, with a kernel on exec.
 template <bool Pack, class E, class V, class B>
 void halo_copy(const E& exec, const V& v, const B& buf, const HaloMessage& m, const std::array<long, 3>& lo) {
   if (m.count == 0) return;
@@ -34,38 +76,16 @@ void halo_copy(const E& exec, const V& v, const B& buf, const HaloMessage& m, co
   const char* label = Pack ? "weft::comm::halo_pack" : "weft::comm::halo_unpack";
   constexpr int R = V::R;
   if constexpr (R == 1) {
-    parallel_for(
-        label, RangePolicy<E, IndexType<long>>(exec, l0, l0 + m.ext[0]), WEFT_LAMBDA(long i) {
-          if constexpr (Pack) buf(i - l0) = v(i);
-          else v(i) = buf(i - l0);
-        });
+    parallel_for(label, RangePolicy<E, IndexType<long>>(exec, l0, l0 + m.ext[0]), HaloCopy1<Pack, V, B>{v, buf, l0});
   } else if constexpr (R == 2) {
-    parallel_for(
-        label, MDRangePolicy<E, Rank<2>>(exec, {l0, l1}, {l0 + m.ext[0], l1 + e1}),
-        WEFT_LAMBDA(std::int64_t i, std::int64_t j) {
-          const long b = (i - l0) * e1 + (j - l1);
-          if constexpr (Pack) buf(b) = v(i, j);
-          else v(i, j) = buf(b);
-        });
+    parallel_for(label, MDRangePolicy<E, Rank<2>>(exec, {l0, l1}, {l0 + m.ext[0], l1 + e1}),
+                 HaloCopy2<Pack, V, B>{v, buf, l0, l1, e1});
   } else if constexpr (E::impl_is_host_space) {
-    // On host threads: one task per row of the box (a division per row), the row copied by an inner loop.
-    parallel_for(
-        label, RangePolicy<E, IndexType<long>>(exec, 0, m.ext[0] * e1), WEFT_LAMBDA(long row) {
-          const long a = row / e1, bb = row - a * e1;
-          const long base = row * e2;
-          for (long c = 0; c < e2; ++c) {
-            if constexpr (Pack) buf(base + c) = v(l0 + a, l1 + bb, l2 + c);
-            else v(l0 + a, l1 + bb, l2 + c) = buf(base + c);
-          }
-        });
+    parallel_for(label, RangePolicy<E, IndexType<long>>(exec, 0, m.ext[0] * e1),
+                 HaloCopy3<Pack, V, B>{v, buf, l0, l1, l2, e1, e2});
   } else {
-    parallel_for(
-        label, MDRangePolicy<E, Rank<3>>(exec, {l0, l1, l2}, {l0 + m.ext[0], l1 + e1, l2 + e2}),
-        WEFT_LAMBDA(std::int64_t i, std::int64_t j, std::int64_t k) {
-          const long b = ((i - l0) * e1 + (j - l1)) * e2 + (k - l2);
-          if constexpr (Pack) buf(b) = v(i, j, k);
-          else v(i, j, k) = buf(b);
-        });
+    parallel_for(label, MDRangePolicy<E, Rank<3>>(exec, {l0, l1, l2}, {l0 + m.ext[0], l1 + e1, l2 + e2}),
+                 HaloCopy3<Pack, V, B>{v, buf, l0, l1, l2, e1, e2});
   }
 }
 }  // namespace impl
