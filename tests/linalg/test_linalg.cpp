@@ -1,0 +1,252 @@
+// linalg/: BLAS 1 and sparse (CSR, spmv, CG) against references computed independently on the host in
+// long double, on seeded random inputs, on every enabled execution space.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <weft/linalg.hpp>
+
+#include "test_common.hpp"
+
+namespace la = weft::linalg;
+
+namespace {
+template <class V, class T>
+V make_vector(const char* label, const std::vector<T>& values) {
+  V v(label, values.size());
+  weft_test::upload(v, values);
+  return v;
+}
+template <class T>
+double eps() {
+  return std::numeric_limits<T>::epsilon();
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("BLAS 1: dot, norms, idx_abs_max, scale, add, copy, swap (double and float)", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(257), std::size_t(100003)}) {
+    INFO("n = ", n);
+    const auto xv = weft_test::random_values<double>(n, 1000 + n), yv = weft_test::random_values<double>(n, 2000 + n);
+    auto x = make_vector<weft::View<double*, M>>("x", xv);
+    auto y = make_vector<weft::View<double*, M>>("y", yv);
+    long double d = 0, mag = 0, ss = 0, as = 0;
+    std::size_t imax = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      d += (long double)xv[i] * yv[i];
+      mag += std::fabs((long double)xv[i] * yv[i]);
+      ss += (long double)xv[i] * xv[i];
+      as += std::fabs((long double)xv[i]);
+      if (std::fabs(xv[i]) > std::fabs(xv[imax])) imax = i;
+    }
+    const double bound = (n + 2) * eps<double>() * (double)mag + 1e-300;
+    CHECK(std::fabs(la::dot(E(), x, y) - (double)d) <= bound);
+    CHECK(std::fabs(la::vector_two_norm(E(), x) - std::sqrt((double)ss)) <= (n + 2) * eps<double>() * std::sqrt((double)ss));
+    CHECK(std::fabs(la::vector_abs_sum(E(), x) - (double)as) <= (n + 2) * eps<double>() * (double)as);
+    CHECK(la::vector_idx_abs_max(E(), x) == imax);
+
+    // float, with the reference in long double and the bound of float accumulation
+    std::vector<float> xf(xv.begin(), xv.end()), yf(yv.begin(), yv.end());
+    auto x32 = make_vector<weft::View<float*, M>>("x32", xf);
+    auto y32 = make_vector<weft::View<float*, M>>("y32", yf);
+    long double df = 0, magf = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      df += (long double)xf[i] * yf[i];
+      magf += std::fabs((long double)xf[i] * yf[i]);
+    }
+    CHECK(std::fabs(la::dot(E(), x32, y32) - (double)df) <= (n + 2) * eps<float>() * (double)magf + 1e-30);
+
+    // axpy through scaled, z aliasing y; then scale, copy and swap: exact elementwise results
+    la::add(E(), la::scaled(2.5, x), y, y);
+    auto hy = weft_test::on_host(y);
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(hy(i) == 2.5 * xv[i] + yv[i]);
+    la::scale(E(), -0.5, x);
+    weft::View<double*, M> c("c", n);
+    la::copy(E(), x, c);
+    la::swap_elements(E(), c, y);
+    auto hc = weft_test::on_host(c);
+    auto hy2 = weft_test::on_host(y);
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(hc(i) == 2.5 * xv[i] + yv[i]);
+      REQUIRE(hy2(i) == -0.5 * xv[i]);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("BLAS 1 on strided subviews, ties, overflow-safe norm, shape errors", E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  weft::View<double**, weft::LayoutRight, M> a("a", 101, 3);
+  {
+    auto h = weft::create_mirror_view(a);
+    for (int i = 0; i < 101; ++i)
+      for (int j = 0; j < 3; ++j) h(i, j) = (i % 7) - 3.0 + 10.0 * j;
+    weft::deep_copy(a, h);
+  }
+  auto col0 = weft::subview(a, weft::ALL, 0), col2 = weft::subview(a, weft::ALL, 2);
+  double want = 0;
+  for (int i = 0; i < 101; ++i) want += ((i % 7) - 3.0) * ((i % 7) - 3.0 + 20.0);
+  CHECK(la::dot(E(), col0, col2) == want);  // small integers: exact
+  // |-3| first appears at i = 0 and again at i = 7, 14, ...; and +3 at i = 6: the first index wins.
+  CHECK(la::vector_idx_abs_max(E(), col0) == 0);
+  weft::View<double*, M> empty("empty", 0);
+  CHECK(la::vector_idx_abs_max(E(), empty) == 0);
+  CHECK(la::vector_two_norm(E(), empty) == 0.0);
+
+  auto big = make_vector<weft::View<double*, M>>("big", std::vector<double>{3e300, -4e300});
+  CHECK(la::vector_two_norm(E(), big) == doctest::Approx(5e300).epsilon(1e-14));
+  auto tiny = make_vector<weft::View<double*, M>>("tiny", std::vector<double>{3e-300, 4e-300});
+  CHECK(la::vector_two_norm(E(), tiny) == doctest::Approx(5e-300).epsilon(1e-14));
+
+  weft::View<double*, M> five("five", 5), six("six", 6);
+  CHECK_THROWS_WITH_AS(la::dot(E(), five, six),
+                       doctest::Contains("\"five\" has 5 elements but \"six\" has 6"), weft::Error);
+  CHECK_THROWS_AS(la::add(E(), five, five, six), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("BLAS 1 on complex<double> (host spaces)", E, WEFT_TEST_HOST_SPACES) {
+  using C = std::complex<double>;
+  std::vector<C> xv, yv;
+  const auto re = weft_test::random_values<double>(300, 7), im = weft_test::random_values<double>(300, 8);
+  for (int i = 0; i < 300; ++i) {
+    xv.emplace_back(re[i], im[i]);
+    yv.emplace_back(im[i], -re[i] * 0.5);
+  }
+  auto x = make_vector<weft::View<C*, weft::HostSpace>>("cx", xv);
+  auto y = make_vector<weft::View<C*, weft::HostSpace>>("cy", yv);
+  std::complex<long double> d = 0;
+  long double as = 0, ss = 0;
+  for (int i = 0; i < 300; ++i) {
+    d += std::complex<long double>(xv[i]) * std::complex<long double>(yv[i]);
+    as += std::fabs((long double)xv[i].real()) + std::fabs((long double)xv[i].imag());
+    ss += std::norm(std::complex<long double>(xv[i]));
+  }
+  const C got = la::dot(E(), x, y);
+  CHECK(std::abs(got - C((double)d.real(), (double)d.imag())) <= 1e-12);
+  CHECK(la::vector_abs_sum(E(), x) == doctest::Approx((double)as).epsilon(1e-13));
+  CHECK(la::vector_two_norm(E(), x) == doctest::Approx(std::sqrt((double)ss)).epsilon(1e-13));
+}
+
+namespace {
+/// Dense reference of y = alpha A x + beta y from COO triplets, in long double.
+std::vector<double> dense_spmv(long rows, const std::vector<int>& I, const std::vector<int>& J,
+                               const std::vector<double>& V, const std::vector<double>& x, double alpha, double beta,
+                               const std::vector<double>& y0) {
+  std::vector<long double> acc(rows, 0);
+  for (std::size_t k = 0; k < I.size(); ++k) acc[I[k]] += (long double)V[k] * x[J[k]];
+  std::vector<double> y(rows);
+  for (long r = 0; r < rows; ++r) y[r] = (double)(alpha * acc[r] + (beta == 0 ? 0.0L : (long double)beta * y0[r]));
+  return y;
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("CSR from COO (duplicates, any order), spmv with both kernels, beta = 0 with NaN", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  const long rows = 131, cols = 67;
+  std::mt19937 gen(42);
+  std::uniform_int_distribution<int> ri(0, rows - 1), ci(0, cols - 1);
+  std::uniform_real_distribution<double> vd(-1, 1);
+  std::vector<int> I, J;
+  std::vector<double> V;
+  for (int k = 0; k < 2000; ++k) {
+    I.push_back(ri(gen));
+    J.push_back(ci(gen));
+    V.push_back(vd(gen));
+  }
+  I.push_back(I[5]), J.push_back(J[5]), V.push_back(0.125);  // an explicit duplicate
+  for (int k = 0; k < 40; ++k) I.push_back(7), J.push_back(k), V.push_back(0.5 + k);  // one long row
+  auto A = la::CsrMatrix<double, int, std::int64_t, M>::from_coo("A", rows, cols, I, J, V);
+  CHECK(A.num_rows() == rows);
+  {
+    auto rm = weft_test::on_host(A.row_map());
+    auto ent = weft_test::on_host(A.entries());
+    for (long r = 0; r < rows; ++r)
+      for (auto k = rm(r) + 1; k < rm(r + 1); ++k) REQUIRE(ent(k - 1) < ent(k));  // sorted, no duplicates left
+  }
+  const auto xv = weft_test::random_values<double>(cols, 5), y0 = weft_test::random_values<double>(rows, 6);
+  auto x = make_vector<weft::View<double*, M>>("x", xv);
+  for (auto kernel : {la::SpmvKernel::thread_per_row, la::SpmvKernel::team_per_row, la::SpmvKernel::automatic}) {
+    for (double beta : {0.0, -0.75}) {
+      std::vector<double> init = y0;
+      if (beta == 0.0) init.assign(rows, std::numeric_limits<double>::quiet_NaN());
+      auto y = make_vector<weft::View<double*, M>>("y", init);
+      la::spmv(E(), 1.5, A, x, beta, y, kernel);
+      const auto want = dense_spmv(rows, I, J, V, xv, 1.5, beta, init);
+      auto hy = weft_test::on_host(y);
+      for (long r = 0; r < rows; ++r) {
+        INFO("row ", r, " beta ", beta);
+        REQUIRE(std::isfinite(hy(r)));
+        REQUIRE(std::fabs(hy(r) - want[r]) <= 1e-13 * (1 + std::fabs(want[r])));
+      }
+    }
+  }
+  weft::View<double*, M> wrong("wrong", rows + 1);
+  CHECK_THROWS_WITH_AS(la::spmv(E(), 1.0, A, x, 0.0, wrong), doctest::Contains("is 131 x 67"), weft::Error);
+  CHECK_THROWS_WITH_AS((la::CsrMatrix<double, int, std::int64_t, M>::from_coo("bad", 3, 3, {0, 3}, {0, 0}, {1.0, 2.0})),
+                       doctest::Contains("entry 1 at (3, 0) is outside the 3 x 3 matrix"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("27-point stencil and CG against a manufactured solution (plain and Jacobi)", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  const long nx = 9, ny = 10, nz = 11, n = nx * ny * nz;
+  auto A = la::stencil_27pt<double, int, std::int64_t, M>(nx, ny, nz);
+  CHECK(A.nnz() == static_cast<std::size_t>((3 * nx - 2) * (3 * ny - 2) * (3 * nz - 2)));
+  const auto xs = weft_test::random_values<double>(n, 77, 0.5, 2.0);
+  auto xstar = make_vector<weft::View<double*, M>>("x*", xs);
+  weft::View<double*, M> b("b", n);
+  la::spmv(E(), 1.0, A, xstar, 0.0, b);
+  for (auto pre : {la::Preconditioner::none, la::Preconditioner::jacobi}) {
+    weft::View<double*, M> x("x", n);  // from zero
+    const auto res = la::cg_solve(E(), A, b, x, 1e-10, 500, pre);
+    CHECK(res.converged);
+    CHECK(res.residual <= 1e-10);
+    CHECK(res.iterations > 5);
+    auto hx = weft_test::on_host(x);
+    double err = 0;
+    for (long i = 0; i < n; ++i) err = std::max(err, std::fabs(hx(i) - xs[i]));
+    CHECK(err <= 1e-8);
+  }
+}
+
+TEST_CASE("Matrix Market: general, symmetric, pattern; malformed files name the line") {
+  const std::string dir = "linalg_mm_test_";
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + name) << text;
+    return dir + name;
+  };
+  using Csr = la::CsrMatrix<double, int, std::int64_t, weft::HostSpace>;
+  auto g = Csr::from_matrix_market(write("g.mtx", "%%MatrixMarket matrix coordinate real general\n% comment\n"
+                                                  "3 4 4\n1 1 2.5\n3 4 -1\n1 1 0.5\n2 3 7\n"));
+  CHECK(g.num_rows() == 3);
+  CHECK(g.num_cols() == 4);
+  CHECK(g.nnz() == 3);  // (1,1) summed
+  CHECK(g.values()(0) == 3.0);
+  auto s = Csr::from_matrix_market(write("s.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n1 1 4\n2 1 -2\n"));
+  CHECK(s.nnz() == 3);
+  CHECK(s.entries()(1) == 1);
+  CHECK(s.values()(1) == -2.0);
+  CHECK(s.values()(2) == -2.0);
+  auto p = Csr::from_matrix_market(write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n"));
+  CHECK(p.values()(0) == 1.0);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b1.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                                                               "2 2 2\n1 1 1.0\n1 x 2.0\n")),
+                       doctest::Contains("line 4: an entry must be: row column value"), weft::Error);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b2.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                                                               "2 2 3\n1 1 1.0\n")),
+                       doctest::Contains("ends after 1 of the 3 announced entries"), weft::Error);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b3.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                                                               "2 2 1\n3 1 1.0\n")),
+                       doctest::Contains("line 3: entry (3, 1) is outside the 2 x 2 matrix"), weft::Error);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b4.mtx", "%%MatrixMarket matrix array real general\n2 2\n")),
+                       doctest::Contains("line 1: format \"array\" is not supported"), weft::Error);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(dir + "missing.mtx"), doctest::Contains("cannot open"), weft::Error);
+}
