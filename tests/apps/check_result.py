@@ -50,7 +50,7 @@ def main():
             sys.exit(f"{path}: no runs")
         for i, r in enumerate(data["runs"]):
             need(r, RUN_EXTRA, f"{path}.runs[{i}]")
-            check_record(r, f"{path}.runs[{i}]", ranks if r["app"] in ("weft-heat",) else 1)
+            check_record(r, f"{path}.runs[{i}]", ranks if r["app"] in ("weft-heat", "weft-cg") else 1)
     print(f"{path}: ok")
 
 

@@ -235,6 +235,16 @@ void spmv(const E& exec, S alpha, const CsrMatrix<T, O, F, M>& A, const X& x, S 
   }
 }
 
+namespace impl {
+/// z = dinv .* r (kept out of cg_solve's local lambdas: nvcc's device lambdas must sit in named functions).
+template <class E, class V>
+void jacobi_apply(const E& exec, const V& z, const V& dinv, const V& r) {
+  parallel_for(
+      "weft::linalg::cg_solve (Jacobi)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(z.extent(0))),
+      WEFT_LAMBDA(std::int64_t i) { z(i) = dinv(i) * r(i); });
+}
+}  // namespace impl
+
 /// What cg_solve did.
 struct CgResult {
   int iterations = 0;
@@ -278,11 +288,7 @@ CgResult cg_solve(const E& exec, const CsrMatrix<T, O, F, M>& A, const B& b, con
                   " zero diagonal entries; the Jacobi preconditioner needs a nonzero diagonal");
   }
   auto precondition = [&]() {
-    if (pre != Preconditioner::jacobi) return;
-    auto zz = z, rr = r, dd = dinv;
-    parallel_for(
-        "weft::linalg::cg_solve (Jacobi)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(n)),
-        WEFT_LAMBDA(std::int64_t i) { zz(i) = dd(i) * rr(i); });
+    if (pre == Preconditioner::jacobi) impl::jacobi_apply(exec, z, dinv, r);
   };
   CgResult res;
   spmv(exec, T(1), A, x, T(0), Ap);

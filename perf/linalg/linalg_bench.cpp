@@ -1,0 +1,126 @@
+// perf/linalg: Weft's BLAS 1 and SpMV against hand-written OpenMP loops on the same data, in the same run,
+// interleaved; and the SpMV's bandwidth (HPCG's byte count plus row offsets) against a triad over arrays that
+// do not fit in cache. Prints medians of the repetitions and the ratios raw time / Weft time.
+// usage: weft-perf-linalg [--reps K] [--n N (27-point grid size, default 96)] [--len L (BLAS 1 length, 2^25)]
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <weft/linalg.hpp>
+#include <weft/weft.hpp>
+
+namespace {
+using Exec = weft::DefaultHostExecutionSpace;
+using Vec = weft::View<double*, weft::HostSpace>;
+double now() { return omp_get_wtime(); }
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+volatile double sink = 0;
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  weft::ScopeGuard guard(argc, argv);
+  int reps = 15;
+  long n = 96, len = 1L << 25;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--reps") reps = std::atoi(argv[i + 1]);
+    if (a == "--n") n = std::atol(argv[i + 1]);
+    if (a == "--len") len = std::atol(argv[i + 1]);
+  }
+  Exec exec;
+  // ---- BLAS 1 ----------------------------------------------------------------------------------------
+  Vec x("x", len), y("y", len), z("z", len);
+  weft::parallel_for(
+      "init", weft::RangePolicy<Exec>(0, len), WEFT_LAMBDA(long i) {
+        x(i) = 1.0 + 1e-3 * (i % 101);
+        y(i) = 2.0 - 1e-3 * (i % 97);
+        z(i) = 0;
+      });
+  const double* xp = x.data();
+  const double* yp = y.data();
+  double* zp = z.data();
+  std::vector<double> dw, dr, aw, ar, tw;
+  for (int r = 0; r < reps; ++r) {
+    for (int w = 0; w < 2; ++w) {
+      const bool weft_turn = (w == 0) == (r % 2 == 0);
+      double t0 = now();
+      if (weft_turn) {
+        sink = weft::linalg::dot(exec, x, y);
+        dw.push_back(now() - t0);
+      } else {
+        double s = 0;
+#pragma omp parallel for reduction(+ : s)
+        for (long i = 0; i < len; ++i) s += xp[i] * yp[i];
+        sink = s;
+        dr.push_back(now() - t0);
+      }
+      t0 = now();
+      if (weft_turn) {
+        weft::linalg::add(exec, weft::linalg::scaled(0.5, x), y, z);
+        aw.push_back(now() - t0);
+      } else {
+#pragma omp parallel for
+        for (long i = 0; i < len; ++i) zp[i] = 0.5 * xp[i] + yp[i];
+        ar.push_back(now() - t0);
+      }
+    }
+  }
+  // ---- SpMV on the 27-point stencil -------------------------------------------------------------------
+  auto A = weft::linalg::stencil_27pt<double, int, std::int64_t, weft::HostSpace>(n, n, n);
+  const long rows = A.num_rows();
+  Vec px("px", rows), py("py", rows);
+  weft::parallel_for("init", weft::RangePolicy<Exec>(0, rows), WEFT_LAMBDA(long i) { px(i) = 1.0 + 1e-4 * (i % 37); });
+  const std::int64_t* rm = A.row_map().data();
+  const int* ent = A.entries().data();
+  const double* val = A.values().data();
+  const double* pxp = px.data();
+  double* pyp = py.data();
+  std::vector<double> sw, sr;
+  for (int r = 0; r < reps; ++r) {
+    for (int w = 0; w < 2; ++w) {
+      const bool weft_turn = (w == 0) == (r % 2 == 0);
+      const double t0 = now();
+      if (weft_turn) {
+        weft::linalg::spmv(exec, 1.0, A, px, 0.0, py);
+        sw.push_back(now() - t0);
+      } else {
+#pragma omp parallel for
+        for (long i = 0; i < rows; ++i) {
+          double s = 0;
+          for (std::int64_t k = rm[i]; k < rm[i + 1]; ++k) s += val[k] * pxp[ent[k]];
+          pyp[i] = s;
+        }
+        sr.push_back(now() - t0);
+      }
+    }
+  }
+  // triad over len-element arrays (out of cache), the bandwidth reference
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = now();
+#pragma omp parallel for
+    for (long i = 0; i < len; ++i) zp[i] = xp[i] + 0.4 * yp[i];
+    tw.push_back(now() - t0);
+  }
+  const double triad_bw = 3.0 * 8 * len / median(tw);
+  const double spmv_bytes = static_cast<double>(A.nnz()) * 12.0 + rows * 24.0;
+  std::printf("perf/linalg: %s, %d threads, %d interleaved repetitions, medians\n", Exec::name(), exec.concurrency(),
+              reps);
+  std::printf("%-38s %11s %11s %9s %10s\n", "benchmark", "weft (ms)", "raw (ms)", "raw/weft", "weft GB/s");
+  auto row = [&](const char* name, const std::vector<double>& w, const std::vector<double>& r, double bytes) {
+    std::printf("%-38s %11.3f %11.3f %9.3f %10.2f\n", name, median(w) * 1e3, median(r) * 1e3, median(r) / median(w),
+                bytes / median(w) * 1e-9);
+  };
+  row(("dot 2^" + std::to_string(63 - __builtin_clzl(len)) + " doubles").c_str(), dw, dr, 16.0 * len);
+  row(("add(scaled(a,x), y, z) 2^" + std::to_string(63 - __builtin_clzl(len))).c_str(), aw, ar, 24.0 * len);
+  row(("spmv 27-point " + std::to_string(n) + "^3").c_str(), sw, sr, spmv_bytes);
+  std::printf("triad %ld doubles: %.2f GB/s; Weft spmv / triad bandwidth = %.3f (raw spmv: %.3f)\n", len,
+              triad_bw * 1e-9, spmv_bytes / median(sw) / triad_bw, spmv_bytes / median(sr) / triad_bw);
+  return 0;
+}
