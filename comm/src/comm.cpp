@@ -295,11 +295,14 @@ void Communicator::check_multiple(const std::string& what, const char* big_name,
                 small_name + "'s " + std::to_string(small) + ") = " + std::to_string(p * small) + " with " +
                 std::to_string(p) + " ranks");
 }
-void Communicator::agree(const std::string& what, std::size_t count, impl::Dtype d, impl::OpKind op, int root) const {
+void Communicator::agree(const std::string& what, std::size_t count, impl::Dtype d, impl::OpKind op, int root,
+                         bool device) const {
   if (!impl::checks_enabled() || size() == 1) return;
-  const long v[4] = {static_cast<long>(count), static_cast<long>(d), static_cast<long>(op), root};
-  static const char* const names[4] = {"the element count", "the element type", "the operator", "the root"};
-  impl_->agree(what, v, names, root >= 0 ? 4 : 3);
+  const long v[5] = {static_cast<long>(count), static_cast<long>(d), static_cast<long>(op), root, device ? 1 : 0};
+  static const char* const names[5] = {"the element count", "the element type", "the operator", "the root",
+                                       "the path (1: NCCL on packed device memory, 0: MPI; pass packed device Views "
+                                       "on every rank or on none)"};
+  impl_->agree(what, v, names, 5);
 }
 
 // ---- CartesianDecomposition ---------------------------------------------------------------------------

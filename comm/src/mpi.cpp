@@ -16,6 +16,9 @@
 
 namespace weft::comm::impl {
 std::shared_ptr<CommImpl> make_self_comm();
+#if WEFT_HAS_NCCL
+std::shared_ptr<DeviceComm> make_nccl_comm(MPI_Comm comm, int rank, int size);
+#endif
 namespace {
 
 std::string mpi_error_string(int rc) {
@@ -235,10 +238,25 @@ class MpiComm final : public CommImpl {
   void dims_create(int nnodes, int ndims, int* dims) override {
     check_mpi(MPI_Dims_create(nnodes, ndims, dims), "MPI_Dims_create", "");
   }
+  bool has_device() const noexcept override { return WEFT_HAS_NCCL != 0; }
+  DeviceComm* device() override {
+#if WEFT_HAS_NCCL
+    if (!device_) {
+      check_mpi_alive("NCCL initialisation");
+      device_ = make_nccl_comm(comm_, rank, size);
+      // NCCL communicators must go before the CUDA runtime does at weft::finalize.
+      weft::push_finalize_hook([w = std::weak_ptr<DeviceComm>(device_)] {
+        if (auto d = w.lock()) d->release();
+      });
+    }
+#endif
+    return device_.get();
+  }
 
  private:
   MPI_Comm comm_;
   std::shared_ptr<CommImpl> loopback_ = make_self_comm();
+  std::shared_ptr<DeviceComm> device_;
 };
 
 bool g_weft_initialized_mpi = false;
@@ -279,6 +297,7 @@ void mpi_print_configuration(std::ostream& os) {
   while (!v.empty() && (v.back() == ',' || v.back() == ' ')) v.pop_back();
   os << "    MPI: " << v << (g_weft_initialized_mpi ? " (initialised by Weft)" : "") << "\n"
      << "    paths: host memory -> " << to_string(Path::mpi_host) << "; device memory -> "
+     << (WEFT_HAS_NCCL ? "NCCL for collectives on packed Views, else " : "")
      << (query_cuda_aware() ? to_string(Path::mpi_cuda_aware) : to_string(Path::mpi_staged)) << "\n";
 }
 }  // namespace weft::comm::impl

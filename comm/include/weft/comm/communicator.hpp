@@ -43,6 +43,23 @@ struct RequestState {
   void complete();
 };
 
+/// Collectives on device memory enqueued on a stream (NCCL). A backend that has one hands it out from
+/// CommImpl::device(); `supports` says which element types and operators it can do (the rest go through MPI).
+class DeviceComm {
+ public:
+  virtual ~DeviceComm() = default;
+  virtual bool supports(Dtype d, OpKind op) const noexcept = 0;
+  virtual void allreduce(const void* send, void* recv, std::size_t n, Dtype d, OpKind op, void* stream) = 0;
+  virtual void reduce(const void* send, void* recv, std::size_t n, Dtype d, OpKind op, int root, void* stream) = 0;
+  virtual void broadcast(void* buf, std::size_t n, Dtype d, int root, void* stream) = 0;
+  virtual void allgather(const void* send, void* recv, std::size_t n_per_rank, Dtype d, void* stream) = 0;
+  virtual void reduce_scatter(const void* send, void* recv, std::size_t n_per_rank, Dtype d, OpKind op,
+                              void* stream) = 0;
+  virtual void alltoall(const void* send, void* recv, std::size_t n_per_rank, Dtype d, void* stream) = 0;
+  /// Frees the device communicator (weft::finalize does, before the GPU runtime goes); later calls raise.
+  virtual void release() noexcept {}
+};
+
 /// The type-erased layer a backend implements: contiguous host buffers (or device buffers where the path
 /// allows), counts in elements of `Dtype`. The View templates above it handle staging and checks.
 class CommImpl {
@@ -69,7 +86,13 @@ class CommImpl {
   virtual void agree(const std::string& what, const long* values, const char* const* names, int n) = 0;
   /// MPI_Dims_create.
   virtual void dims_create(int nnodes, int ndims, int* dims) = 0;
+  /// The device-memory collectives (NCCL), created on first use (collectively); null when there are none.
+  virtual DeviceComm* device() { return nullptr; }
+  /// Whether device() would give one, without creating it.
+  virtual bool has_device() const noexcept { return false; }
 };
+
+
 
 /// Raises unless the runtime is up (a Communicator used after weft::finalize or MPI_Finalize).
 void check_usable(const CommImpl* c, const char* call, const std::string& label);
@@ -157,6 +180,30 @@ Writable<E, V> writable(const E& exec, const V& v, const CommImpl* c, bool fence
   return w;
 }
 
+/// The stream of an execution-space instance that has one (CUDA), else null.
+template <class E>
+void* stream_of(const E& exec) {
+  if constexpr (requires { exec.cuda_stream(); })
+    return static_cast<void*>(exec.cuda_stream());
+  else
+    return nullptr;
+}
+/// Whether a collective on these Views goes to the device path: the instance has a stream, every View lives in
+/// device memory and is packed, and the device layer supports the type and operator.
+template <class E, class... V>
+bool device_path(const CommImpl* c, Dtype d, OpKind op, const V&... v) {
+  if constexpr (requires(const E& e) { e.cuda_stream(); } && (!HostAccessibleSpace<typename V::memory_space> && ...)) {
+    if (!c->has_device()) return false;
+    // supports() is a property of the type only, so every rank decides alike (the agreement check compares
+    // the path too).
+    auto* self = const_cast<CommImpl*>(c);
+    return (packed(v) && ...) && self->device()->supports(d, op);
+  } else {
+    (void)c, (void)d, (void)op, ((void)v, ...);
+    return false;
+  }
+}
+
 template <class V>
 constexpr void check_view_type() {
   static_assert(is_view_v<V>, "weft::comm: pass a weft::View");
@@ -236,8 +283,14 @@ class Communicator {
     if (send.size() != recv.size())
       impl::throw_comm_error(what + ": send \"" + send.label() + "\" has " + std::to_string(send.size()) +
                              " elements but recv has " + std::to_string(recv.size()) + "; give them the same size");
-    agree(what, send.size(), impl::dtype_of<T>(), impl::op_of<Op>());
+    const bool dev = impl::device_path<E>(impl_.get(), impl::dtype_of<T>(), impl::op_of<Op>(), send, recv);
+    agree(what, send.size(), impl::dtype_of<T>(), impl::op_of<Op>(), -1, dev);
     if (recv.size() == 0) return;
+    if (dev) {
+      impl_->device()->allreduce(send.data(), recv.data(), recv.size(), impl::dtype_of<T>(), impl::op_of<Op>(),
+                                 impl::stream_of(exec));
+      return;
+    }
     auto [sp, sbuf] = impl::readable(exec, send, impl_.get());
     auto w = impl::writable(exec, recv, impl_.get(), false);
     impl_->allreduce(sp, w.ptr, recv.size(), impl::dtype_of<T>(), impl::op_of<Op>());
@@ -251,8 +304,14 @@ class Communicator {
     impl::check_reduction<T, Op>();
     const std::string what = impl::describe("allreduce", v.label());
     impl::check_usable(impl_.get(), "allreduce", v.label());
-    agree(what, v.size(), impl::dtype_of<T>(), impl::op_of<Op>());
+    const bool dev = impl::device_path<E>(impl_.get(), impl::dtype_of<T>(), impl::op_of<Op>(), v);
+    agree(what, v.size(), impl::dtype_of<T>(), impl::op_of<Op>(), -1, dev);
     if (v.size() == 0) return;
+    if (dev) {
+      impl_->device()->allreduce(v.data(), v.data(), v.size(), impl::dtype_of<T>(), impl::op_of<Op>(),
+                                 impl::stream_of(exec));
+      return;
+    }
     auto w = impl::writable(exec, v, impl_.get());
     if (w.buf.data()) deep_copy(host_view_alias(w), v);
     impl_->allreduce(w.ptr, w.ptr, v.size(), impl::dtype_of<T>(), impl::op_of<Op>());
@@ -286,8 +345,14 @@ class Communicator {
       impl::throw_comm_error(what + ": on the root (rank " + std::to_string(root) + ") recv \"" + recv.label() +
                              "\" has " + std::to_string(recv.size()) + " elements but send has " +
                              std::to_string(send.size()) + "; give them the same size");
-    agree(what, send.size(), impl::dtype_of<T>(), impl::op_of<Op>(), root);
+    const bool dev = impl::device_path<E>(impl_.get(), impl::dtype_of<T>(), impl::op_of<Op>(), send, recv);
+    agree(what, send.size(), impl::dtype_of<T>(), impl::op_of<Op>(), root, dev);
     if (send.size() == 0) return;
+    if (dev) {
+      impl_->device()->reduce(send.data(), rank() == root ? recv.data() : nullptr, send.size(), impl::dtype_of<T>(),
+                              impl::op_of<Op>(), root, impl::stream_of(exec));
+      return;
+    }
     auto [sp, sbuf] = impl::readable(exec, send, impl_.get());
     if (rank() == root) {
       auto w = impl::writable(exec, recv, impl_.get(), false);
@@ -306,8 +371,13 @@ class Communicator {
     const std::string what = impl::describe("broadcast", v.label());
     impl::check_usable(impl_.get(), "broadcast", v.label());
     check_root(what, root);
-    agree(what, v.size(), dtype_for<T>(), impl::OpKind::none, root);
+    const bool dev = impl::device_path<E>(impl_.get(), dtype_for<T>(), impl::OpKind::none, v);
+    agree(what, v.size(), dtype_for<T>(), impl::OpKind::none, root, dev);
     if (v.size() == 0) return;
+    if (dev) {
+      impl_->device()->broadcast(v.data(), count_for<T>(v.size()), dtype_for<T>(), root, impl::stream_of(exec));
+      return;
+    }
     auto w = impl::writable(exec, v, impl_.get());
     if (rank() == root && w.buf.data()) deep_copy(host_view_alias(w), v);
     impl_->broadcast(w.ptr, count_for<T>(v.size()), dtype_for<T>(), root);
@@ -325,8 +395,14 @@ class Communicator {
     const std::string what = impl::describe("allgather", recv.label());
     impl::check_usable(impl_.get(), "allgather", recv.label());
     check_multiple(what, "recv", recv.size(), "send", send.size());
-    agree(what, send.size(), dtype_for<T>(), impl::OpKind::none);
+    const bool dev = impl::device_path<E>(impl_.get(), dtype_for<T>(), impl::OpKind::none, send, recv);
+    agree(what, send.size(), dtype_for<T>(), impl::OpKind::none, -1, dev);
     if (send.size() == 0) return;
+    if (dev) {
+      impl_->device()->allgather(send.data(), recv.data(), count_for<T>(send.size()), dtype_for<T>(),
+                                 impl::stream_of(exec));
+      return;
+    }
     auto [sp, sbuf] = impl::readable(exec, send, impl_.get());
     auto w = impl::writable(exec, recv, impl_.get(), false);
     impl_->allgather(sp, w.ptr, count_for<T>(send.size()), dtype_for<T>());
@@ -346,8 +422,14 @@ class Communicator {
     const std::string what = impl::describe("reduce_scatter", send.label());
     impl::check_usable(impl_.get(), "reduce_scatter", send.label());
     check_multiple(what, "send", send.size(), "recv", recv.size());
-    agree(what, recv.size(), impl::dtype_of<T>(), impl::op_of<Op>());
+    const bool dev = impl::device_path<E>(impl_.get(), impl::dtype_of<T>(), impl::op_of<Op>(), send, recv);
+    agree(what, recv.size(), impl::dtype_of<T>(), impl::op_of<Op>(), -1, dev);
     if (recv.size() == 0) return;
+    if (dev) {
+      impl_->device()->reduce_scatter(send.data(), recv.data(), recv.size(), impl::dtype_of<T>(), impl::op_of<Op>(),
+                                      impl::stream_of(exec));
+      return;
+    }
     auto [sp, sbuf] = impl::readable(exec, send, impl_.get());
     auto w = impl::writable(exec, recv, impl_.get(), false);
     impl_->reduce_scatter(sp, w.ptr, recv.size(), impl::dtype_of<T>(), impl::op_of<Op>());
@@ -370,8 +452,13 @@ class Communicator {
                              recv.label() + "\" has " + std::to_string(recv.size()) + "; give them the same size");
     check_multiple(what, "send", send.size(), "a block", send.size() / static_cast<std::size_t>(size()));
     const std::size_t n = send.size() / static_cast<std::size_t>(size());
-    agree(what, n, dtype_for<T>(), impl::OpKind::none);
+    const bool dev = impl::device_path<E>(impl_.get(), dtype_for<T>(), impl::OpKind::none, send, recv);
+    agree(what, n, dtype_for<T>(), impl::OpKind::none, -1, dev);
     if (n == 0) return;
+    if (dev) {
+      impl_->device()->alltoall(send.data(), recv.data(), count_for<T>(n), dtype_for<T>(), impl::stream_of(exec));
+      return;
+    }
     auto [sp, sbuf] = impl::readable(exec, send, impl_.get());
     auto w = impl::writable(exec, recv, impl_.get(), false);
     impl_->alltoall(sp, w.ptr, count_for<T>(n), dtype_for<T>());
@@ -447,19 +534,21 @@ class Communicator {
   void check_peer(const std::string& what, int peer, const char* role) const;
   void check_multiple(const std::string& what, const char* big_name, std::size_t big, const char* small_name,
                       std::size_t small) const;
-  void agree(const std::string& what, std::size_t count, impl::Dtype d, impl::OpKind op, int root = -1) const;
+  void agree(const std::string& what, std::size_t count, impl::Dtype d, impl::OpKind op, int root = -1,
+             bool device = false) const;
 };
 
-/// The path a collective or message on v takes with communicator c (for print-outs and tests).
+/// The path a collective on v takes with communicator c (for print-outs and tests): NCCL for packed device
+/// Views when Weft has it (element types and operators NCCL lacks, and messages, take the MPI path).
 template <class V>
 Path path_of(const V& v, const Communicator& c = Communicator::world()) {
   if (c.backend() == Backend::self) return Path::self;
-  if (c.backend() == Backend::nccl) return Path::nccl;
-  if constexpr (impl::host_view_v<V>)
+  if constexpr (impl::host_view_v<V>) {
     return Path::mpi_host;
-  else
+  } else {
+    if (c.impl_get()->has_device() && impl::packed(v)) return Path::nccl;
     return c.impl_get()->cuda_aware ? Path::mpi_cuda_aware : Path::mpi_staged;
-  (void)v;
+  }
 }
 
 /// Communicator::world(), the usual entry point.

@@ -80,15 +80,22 @@ template <class T>
 struct real_of<std::complex<T>> {
   using type = T;
 };
+// Result types spelled out: nvcc rejects device lambdas inside functions with a deduced return type.
+template <class X>
+using value_t = std::remove_cv_t<typename X::value_type>;
+template <class X, class Y>
+using dot_t = decltype(value_t<X>() * value_t<Y>());
+template <class X>
+using real_t = typename real_of<value_t<X>>::type;
 }  // namespace impl
 
 /// Sum of x(i) * y(i) (no conjugation, as std::linalg::dot), accumulated in the element type.
 template <ExecutionSpace E, class X, class Y>
-auto dot(const E& exec, const X& x, const Y& y) {
+impl::dot_t<X, Y> dot(const E& exec, const X& x, const Y& y) {
   impl::check_vector<X>("dot");
   impl::check_vector<Y>("dot");
   impl::check_same_extent("dot", x, y);
-  using T = decltype(typename X::value_type() * typename Y::value_type());
+  using T = impl::dot_t<X, Y>;
   T sum{};
   parallel_reduce(
       "weft::linalg::dot", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(x.extent(0))),
@@ -98,9 +105,9 @@ auto dot(const E& exec, const X& x, const Y& y) {
 
 /// Sum of |x(i)| (for complex, |re| + |im| as BLAS asum).
 template <ExecutionSpace E, class X>
-auto vector_abs_sum(const E& exec, const X& x) {
+impl::real_t<X> vector_abs_sum(const E& exec, const X& x) {
   impl::check_vector<X>("vector_abs_sum");
-  using R = typename impl::real_of<typename X::value_type>::type;
+  using R = impl::real_t<X>;
   R sum{};
   parallel_reduce(
       "weft::linalg::vector_abs_sum",
@@ -112,9 +119,9 @@ auto vector_abs_sum(const E& exec, const X& x) {
 /// Euclidean norm. One pass of squares; when that overflows or underflows with nonzero data, a second pass
 /// scales by the largest magnitude first (as LAPACK's nrm2 guarantees).
 template <ExecutionSpace E, class X>
-auto vector_two_norm(const E& exec, const X& x) {
+impl::real_t<X> vector_two_norm(const E& exec, const X& x) {
   impl::check_vector<X>("vector_two_norm");
-  using R = typename impl::real_of<typename X::value_type>::type;
+  using R = impl::real_t<X>;
   const auto n = static_cast<std::int64_t>(x.extent(0));
   using P = RangePolicy<E, IndexType<std::int64_t>>;
   R ss{};
@@ -152,7 +159,7 @@ auto vector_two_norm(const E& exec, const X& x) {
 template <ExecutionSpace E, class X>
 std::size_t vector_idx_abs_max(const E& exec, const X& x) {
   impl::check_vector<X>("vector_idx_abs_max");
-  using R = typename impl::real_of<typename X::value_type>::type;
+  using R = impl::real_t<X>;
   const auto n = static_cast<std::int64_t>(x.extent(0));
   if (n == 0) return 0;
   typename MaxLoc<R, std::int64_t>::value_type best;
