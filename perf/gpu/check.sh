@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one prepared run for a lent NVIDIA GPU (H200, sm_90): configure for sm_90, build, run every test on
-# the CUDA backend, compute-sanitizer memcheck and racecheck on the GPU suite, the GPU benchmarks, and a
-# short table last. Needs perf/gpu/debs (perf/gpu/fetch-debs.sh) carried along. Writes to $OUT.
+# the CUDA backend (with MPI + NCCL when their packages came along: comm and apps on one rank), compute-sanitizer
+# memcheck and racecheck on the GPU suite, the GPU benchmarks, the mini-app suite (large size), and a short table
+# last. Needs perf/gpu/debs (perf/gpu/fetch-debs.sh) carried along. Writes to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/weft-gpu-out}
@@ -9,10 +10,20 @@ mkdir -p "$out"
 prefix=$PWD/build/gpu-prefix
 mkdir -p "$prefix"
 for f in perf/gpu/debs/*.deb; do dpkg -x "$f" "$prefix"; done
+# MPI + NCCL when the Open MPI packages came along (perf/gpu/debs/mpi): comm tests on one rank, NCCL path included.
+mpi_flags="-DWEFT_ENABLE_MPI=OFF"
+if ls perf/gpu/debs/mpi/*.deb >/dev/null 2>&1; then
+  for f in perf/gpu/debs/mpi/*.deb; do dpkg -x "$f" "$prefix"; done
+  export OPAL_PREFIX="$prefix/usr" PATH="$prefix/usr/bin:$PATH"
+  export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu/openmpi/lib:$prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  mpi_flags="-DWEFT_ENABLE_MPI=ON -DWEFT_ENABLE_NCCL=ON -DMPI_HOME=$prefix/usr/lib/x86_64-linux-gnu/openmpi"
+  mpi_flags="$mpi_flags -DMPI_CXX_COMPILER=$prefix/usr/bin/mpicxx.openmpi"
+fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/gpu.txt"
 start=$(date +%s)
 cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DWEFT_ENABLE_PERF=ON -DCMAKE_PREFIX_PATH="$prefix/usr" -Ddoctest_DIR="$prefix/usr/lib/cmake/doctest" \
+  -DWEFT_ENABLE_PERF=ON $mpi_flags -DCMAKE_PREFIX_PATH="$prefix/usr" -Ddoctest_DIR="$prefix/usr/lib/cmake/doctest" \
   -Dbenchmark_DIR="$(dirname "$(find "$prefix" -name benchmarkConfig.cmake | head -1)")" >"$out/configure.log" 2>&1 ||
   { tail -30 "$out/configure.log"; exit 1; }
 export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
@@ -29,5 +40,7 @@ if [ -x "$san" ]; then
 fi
 build/gpu/perf/gpu/weft-perf-gpu --benchmark_repetitions=5 --benchmark_out="$out/gpu_core.json" \
   --benchmark_out_format=json >"$out/bench.log" 2>&1
+python3 build/gpu/apps/bench/weft-bench --size large --json "$out/suite.json" >"$out/suite.log" 2>&1
+tail -8 "$out/suite.log"
 echo "total: $(( $(date +%s) - start )) s, tests rc $tests_rc"
 python3 perf/compare.py "$out/gpu_core.json" perf/gpu/goals.json | tee "$out/table.txt"
