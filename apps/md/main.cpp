@@ -54,8 +54,7 @@ class Md {
         box_(cells * std::cbrt(4.0 / density)),
         x_("x", natoms_),
         v_("v", natoms_),
-        f_("f", natoms_),
-        pe_("pe", natoms_) {
+        f_("f", natoms_) {
     const double rn = cutoff + skin;
     ncell_ = static_cast<int>(box_ / rn);
     if (ncell_ < 3)
@@ -153,15 +152,12 @@ class Md {
     }
   }
 
-  /// Forces and per-atom energies from the neighbour lists (TeamPolicy: an atom per thread, its neighbours over
-  /// the vector lanes).
+  /// Forces from the neighbour lists (TeamPolicy: an atom per thread, its neighbours over the vector lanes).
   void compute_forces() {
     auto x = x_, f = f_;
-    auto pe = pe_;
     auto neigh = neigh_;
     auto numneigh = numneigh_;
     const double L = box_, rc2 = cutoff * cutoff;
-    const double sr6c = 1.0 / (rc2 * rc2 * rc2), shift = 4.0 * sr6c * (sr6c - 1.0);
     const std::int64_t n = natoms_;
     constexpr int vector = Exec::impl_is_host_space ? 1 : 8;
     constexpr int atoms_per_team = Exec::impl_is_host_space ? 64 : 16;
@@ -174,10 +170,10 @@ class Md {
             const std::int64_t i = first + t;
             if (i >= n) return;
             const double xi = x(i, 0), yi = x(i, 1), zi = x(i, 2);
-            double fx = 0, fy = 0, fz = 0, e = 0;
+            double fx = 0, fy = 0, fz = 0;
             weft::parallel_reduce(
                 weft::ThreadVectorRange(m, numneigh(i)),
-                [&](int k, double& ax, double& ay, double& az, double& ae) {
+                [&](int k, double& ax, double& ay, double& az) {
                   const int j = neigh(i, k);
                   double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
                   dx -= L * rint(dx / L);
@@ -190,15 +186,13 @@ class Md {
                     ax += fr * dx;
                     ay += fr * dy;
                     az += fr * dz;
-                    ae += 4.0 * sr6 * (sr6 - 1.0) - shift;
                   }
                 },
-                fx, fy, fz, e);
+                fx, fy, fz);
             weft::single(weft::PerThread(m), [&]() {
               f(i, 0) = fx;
               f(i, 1) = fy;
               f(i, 2) = fz;
-              pe(i) = 0.5 * e;  // each pair is in both atoms' lists
             });
           });
         });
@@ -234,11 +228,31 @@ class Md {
         k);
     return k;
   }
+  /// The shifted LJ energy from the neighbour lists (each pair is in both atoms' lists: halved).
   double potential() {
-    auto pe = pe_;
+    auto x = x_;
+    auto neigh = neigh_;
+    auto numneigh = numneigh_;
+    const double L = box_, rc2 = cutoff * cutoff;
+    const double sr6c = 1.0 / (rc2 * rc2 * rc2), shift = 4.0 * sr6c * (sr6c - 1.0);
     double p = 0;
     weft::parallel_reduce(
-        "md::potential", Range(exec_, 0, natoms_), WEFT_LAMBDA(std::int64_t i, double& acc) { acc += pe(i); }, p);
+        "md::potential", Range(exec_, 0, natoms_),
+        WEFT_LAMBDA(std::int64_t i, double& acc) {
+          for (int k = 0; k < numneigh(i); ++k) {
+            const int j = neigh(i, k);
+            double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
+            dx -= L * rint(dx / L);
+            dy -= L * rint(dy / L);
+            dz -= L * rint(dz / L);
+            const double r2 = dx * dx + dy * dy + dz * dz;
+            if (r2 < rc2) {
+              const double sr2 = 1.0 / r2, sr6 = sr2 * sr2 * sr2;
+              acc += 0.5 * (4.0 * sr6 * (sr6 - 1.0) - shift);
+            }
+          }
+        },
+        p);
     return p;
   }
   void fence() { exec_.fence(); }
@@ -250,7 +264,6 @@ class Md {
   int ncell_ = 0, maxneigh_ = 96;
   Exec exec_;
   Vec3 x_, v_, f_;
-  weft::View<double*, Mem> pe_;
   IntV cell_of_, count_, offset_, fill_, perm_, numneigh_;
   Neigh neigh_;
 
