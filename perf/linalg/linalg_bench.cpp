@@ -1,7 +1,9 @@
 // perf/linalg: Weft's BLAS 1 and SpMV against hand-written OpenMP loops on the same data, in the same run,
 // interleaved; and the SpMV's bandwidth (HPCG's byte count plus row offsets) against a triad over arrays that
 // do not fit in cache. Prints medians of the repetitions and the ratios raw time / Weft time.
-// usage: weft-perf-linalg [--reps K] [--n N (27-point grid size, default 96)] [--len L (BLAS 1 length, 2^25)]
+// And matrix_product (Weft's native host GEMM) against OpenBLAS dgemm/sgemm on the same threads.
+// usage: weft-perf-linalg [--reps K] [--n N (27-point grid, default 96)] [--len L (BLAS 1 length, 2^25)]
+//                         [--gemm G (matrix size, default 2048; 0 skips)]
 #include <omp.h>
 
 #include <algorithm>
@@ -12,6 +14,9 @@
 
 #include <weft/linalg.hpp>
 #include <weft/weft.hpp>
+#if WEFT_PERF_HAS_CBLAS
+#include <cblas.h>
+#endif
 
 namespace {
 using Exec = weft::DefaultHostExecutionSpace;
@@ -27,12 +32,13 @@ volatile double sink = 0;
 int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
   int reps = 15;
-  long n = 96, len = 1L << 25;
+  long n = 96, len = 1L << 25, gn = 2048;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--reps") reps = std::atoi(argv[i + 1]);
     if (a == "--n") n = std::atol(argv[i + 1]);
     if (a == "--len") len = std::atol(argv[i + 1]);
+    if (a == "--gemm") gn = std::atol(argv[i + 1]);
   }
   Exec exec;
   // ---- BLAS 1 ----------------------------------------------------------------------------------------
@@ -122,5 +128,55 @@ int main(int argc, char* argv[]) {
   row(("spmv 27-point " + std::to_string(n) + "^3").c_str(), sw, sr, spmv_bytes);
   std::printf("triad %ld doubles: %.2f GB/s; Weft spmv / triad bandwidth = %.3f (raw spmv: %.3f)\n", len,
               triad_bw * 1e-9, spmv_bytes / median(sw) / triad_bw, spmv_bytes / median(sr) / triad_bw);
+#if WEFT_PERF_HAS_CBLAS
+  if (gn > 0) {
+    // ---- matrix_product vs OpenBLAS, double and float, row-major, interleaved --------------------------
+    auto gemm_case = [&](auto zero) {
+      using T = decltype(zero);
+      using Mat = weft::View<T**, weft::LayoutRight, weft::HostSpace>;
+      Mat A("A", gn, gn), B("B", gn, gn), C("C", gn, gn), R("R", gn, gn);
+      weft::parallel_for(
+          "init", weft::RangePolicy<Exec>(0, gn), WEFT_LAMBDA(long i) {
+            for (long j = 0; j < gn; ++j) {
+              A(i, j) = T(((i * 7 + j * 3) % 19) * 0.1 - 0.9);
+              B(i, j) = T(((i * 5 + j * 11) % 23) * 0.1 - 1.1);
+            }
+          });
+      std::vector<double> tw, tr;
+      const int greps = std::max(3, reps / 3);
+      for (int r = 0; r < greps + 1; ++r) {  // the first pair is a warm-up
+        for (int w = 0; w < 2; ++w) {
+          const bool weft_turn = (w == 0) == (r % 2 == 0);
+          const double t0 = now();
+          if (weft_turn) {
+            weft::linalg::matrix_product(exec, A, B, C, weft::linalg::Impl::native);
+            if (r) tw.push_back(now() - t0);
+          } else {
+            if constexpr (std::is_same_v<T, double>)
+              cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gn, gn, gn, 1.0, A.data(), gn, B.data(), gn, 0.0,
+                          R.data(), gn);
+            else
+              cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gn, gn, gn, 1.0f, A.data(), gn, B.data(), gn,
+                          0.0f, R.data(), gn);
+            if (r) tr.push_back(now() - t0);
+          }
+        }
+      }
+      double diff = 0, mag = 0;
+      for (long i = 0; i < gn; i += 7)
+        for (long j = 0; j < gn; j += 5) {
+          diff = std::max(diff, std::abs(double(C(i, j)) - double(R(i, j))));
+          mag = std::max(mag, std::abs(double(R(i, j))));
+        }
+      const double flops = 2.0 * gn * gn * gn;
+      std::printf("%-38s %11.3f %11.3f %9.3f %10.2f GFLOP/s (OpenBLAS %.2f); max diff %.1e of %.1e\n",
+                  ((std::is_same_v<T, double> ? "dgemm " : "sgemm ") + std::to_string(gn) + "^3 native").c_str(),
+                  median(tw) * 1e3, median(tr) * 1e3, median(tr) / median(tw), flops / median(tw) * 1e-9,
+                  flops / median(tr) * 1e-9, diff, mag);
+    };
+    gemm_case(0.0);
+    gemm_case(0.0f);
+  }
+#endif
   return 0;
 }

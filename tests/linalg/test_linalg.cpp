@@ -250,3 +250,111 @@ TEST_CASE("Matrix Market: general, symmetric, pattern; malformed files name the 
                        doctest::Contains("line 1: format \"array\" is not supported"), weft::Error);
   CHECK_THROWS_WITH_AS(Csr::from_matrix_market(dir + "missing.mtx"), doctest::Contains("cannot open"), weft::Error);
 }
+
+namespace {
+/// A rank-2 View of the given layout with seeded values in [-1, 1), and its host copy as a dense row-major array.
+template <class T, class Layout, class M>
+weft::View<T**, Layout, M> random_matrix(const char* label, long r, long c, std::uint64_t seed, std::vector<T>& dense) {
+  weft::View<T**, Layout, M> v(label, r, c);
+  auto h = weft::create_mirror_view(v);
+  const auto vals = weft_test::random_values<double>(static_cast<std::size_t>(r * c), seed);
+  dense.assign(vals.begin(), vals.end());
+  for (long i = 0; i < r; ++i)
+    for (long j = 0; j < c; ++j) h(i, j) = dense[i * c + j];
+  weft::deep_copy(v, h);
+  return v;
+}
+
+/// Checks C against alpha op(A) op(B) (+ E) computed in long double, element by element, with the bound
+/// 2 k eps sum_p |a_ip b_pj| (+ |e_ij|) of a k-term dot product.
+template <class T, class CV>
+void check_product(const CV& C, const std::vector<T>& a, bool at, const std::vector<T>& b, bool bt, long m, long n,
+                   long k, double alpha, const std::vector<T>* e) {
+  auto h = weft_test::on_host(C);
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (long i = 0; i < m; ++i)
+    for (long j = 0; j < n; ++j) {
+      long double s = 0, mag = 0;
+      for (long p = 0; p < k; ++p) {
+        const long double x = at ? a[p * m + i] : a[i * k + p], y = bt ? b[j * k + p] : b[p * n + j];
+        s += x * y;
+        mag += std::fabs(x * y);
+      }
+      s *= alpha;
+      mag *= std::fabs(alpha);
+      if (e) {
+        s += (*e)[i * n + j];
+        mag += std::fabs((long double)(*e)[i * n + j]);
+      }
+      INFO("C(", i, ", ", j, ") of ", m, " x ", n, " x ", k);
+      REQUIRE(std::fabs((long double)h(i, j) - s) <= 2.0L * (k + 2) * eps * mag + 1e-300L);
+    }
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("matrix_product: shapes, layouts, transposed and scaled operands, E + A B, NaN in C", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  std::vector<la::Impl> impls{la::Impl::native, la::Impl::automatic};
+  if (la::has_vendor_blas() && weft_test::is_host_space_v<E>) impls.push_back(la::Impl::vendor);
+  struct Shape {
+    long m, n, k;
+  };
+  for (Shape s : {Shape{257, 131, 67}, Shape{150, 70, 300}, Shape{1, 37, 5}, Shape{29, 1, 8}, Shape{7, 9, 0},
+                  Shape{0, 5, 3}}) {
+    for (la::Impl impl : impls) {
+      INFO("shape ", s.m, " x ", s.n, " x ", s.k, ", impl ", static_cast<int>(impl));
+      std::vector<double> a, b, e, at_;
+      auto A = random_matrix<double, weft::LayoutLeft, M>("A", s.m, s.k, 11, a);
+      auto B = random_matrix<double, weft::LayoutRight, M>("B", s.k, s.n, 12, b);
+      weft::View<double**, weft::LayoutLeft, M> C("C", s.m, s.n);
+      weft::deep_copy(C, std::numeric_limits<double>::quiet_NaN());  // must not leak into C = A B
+      la::matrix_product(E(), A, B, C, impl);
+      check_product<double>(C, a, false, b, false, s.m, s.n, s.k, 1.0, nullptr);
+      // transposed(A^T stored row-major) and scaled(B): C = 0.5 * op(A) op(B)
+      auto AT = random_matrix<double, weft::LayoutRight, M>("AT", s.k, s.m, 13, at_);
+      la::matrix_product(E(), la::transposed(AT), la::scaled(0.5, B), C, impl);
+      check_product<double>(C, at_, true, b, false, s.m, s.n, s.k, 0.5, nullptr);
+      // C = E + A B with E aliasing C (LayoutRight C this time)
+      auto C2 = random_matrix<double, weft::LayoutRight, M>("C2", s.m, s.n, 14, e);
+      la::matrix_product(E(), A, B, C2, C2, impl);
+      check_product<double>(C2, a, false, b, false, s.m, s.n, s.k, 1.0, &e);
+    }
+  }
+  // float, transposed B, through a strided subview of a larger matrix
+  std::vector<float> af, bf;
+  auto Af = random_matrix<float, weft::LayoutRight, M>("Af", 70, 300, 21, af);
+  auto Bbig = random_matrix<float, weft::LayoutRight, M>("Bbig", 40, 310, 22, bf);  // B^T = Bbig(0:40, 0:300)
+  std::vector<float> bt(40 * 300);
+  for (long j = 0; j < 40; ++j)
+    for (long p = 0; p < 300; ++p) bt[j * 300 + p] = bf[j * 310 + p];
+  auto Bsub = weft::subview(Bbig, weft::ALL, weft::pair<long, long>(0, 300));
+  weft::View<float**, weft::LayoutRight, M> Cf("Cf", 70, 40);
+  for (la::Impl impl : impls) {
+    la::matrix_product(E(), Af, la::transposed(Bsub), Cf, impl);
+    check_product<float>(Cf, af, false, bt, true, 70, 40, 300, 1.0, nullptr);
+  }
+  weft::View<double**, M> X("X", 3, 4), Y("Y", 5, 2), Z("Z", 3, 2);
+  CHECK_THROWS_WITH_AS(la::matrix_product(E(), X, Y, Z),
+                       doctest::Contains("A \"X\" is 3 x 4, B \"Y\" 5 x 2, C \"Z\" 3 x 2"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("matrix_product on complex<double> (host spaces)", E, WEFT_TEST_HOST_SPACES) {
+  using C = std::complex<double>;
+  const long m = 33, n = 17, k = 41;
+  weft::View<C**, weft::HostSpace> A("cA", m, k), B("cB", k, n), R("cC", m, n);
+  const auto re = weft_test::random_values<double>(m * k + k * n, 3), im = weft_test::random_values<double>(m * k + k * n, 4);
+  for (long i = 0; i < m * k; ++i) A(i / k, i % k) = C(re[i], im[i]);
+  for (long i = 0; i < k * n; ++i) B(i / n, i % n) = C(re[m * k + i], im[m * k + i]);
+  std::vector<la::Impl> impls{la::Impl::native};
+  if (la::has_vendor_blas()) impls.push_back(la::Impl::vendor);
+  for (la::Impl impl : impls) {
+    la::matrix_product(E(), A, B, R, impl);
+    for (long i = 0; i < m; ++i)
+      for (long j = 0; j < n; ++j) {
+        std::complex<long double> s = 0;
+        for (long p = 0; p < k; ++p) s += std::complex<long double>(A(i, p)) * std::complex<long double>(B(p, j));
+        REQUIRE(std::abs(std::complex<long double>(R(i, j)) - s) <= 1e-13L);
+      }
+  }
+}

@@ -1,0 +1,292 @@
+// weft::linalg::matrix_product: C = A B and C = E + A B on rank-2 Views, with transposed(...) and scaled(...)
+// operands (std::linalg names). On host spaces Weft's own GEMM (packed panels, a register-blocked AVX2/FMA
+// micro-kernel chosen at run time with a portable one always compiled, cache blocking, threads over the
+// macro-tiles); a CBLAS (OpenBLAS) when Weft was built with one and the call or WEFT_LINALG_IMPL asks for it.
+// On device spaces a portable tiled kernel (Weft's tensor-core kernels are the linalg issue's open part).
+#pragma once
+
+#include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <weft/linalg/blas1.hpp>
+#include <weft/weft.hpp>
+
+namespace weft::linalg {
+
+/// The transpose of a rank-2 View, read where it is used (std::linalg::transposed).
+template <class V>
+struct Transposed {
+  V view;
+};
+template <class V>
+Transposed<V> transposed(const V& v) {
+  static_assert(is_view_v<V>, "weft::linalg::transposed: transpose a weft::View");
+  static_assert(V::R == 2, "weft::linalg::transposed: the View must have rank 2");
+  return {v};
+}
+template <class S, class V>
+Scaled<S, Transposed<V>> scaled(S alpha, const Transposed<V>& t) {
+  return {alpha, t};
+}
+
+/// Which implementation a linalg call uses: Weft's own, the vendor library's, or chosen per call (automatic:
+/// the vendor's for float/double/complex operands it can take as they are, when Weft was built with one).
+enum class Impl { automatic, native, vendor };
+/// The process-wide choice: WEFT_LINALG_IMPL=native|vendor|auto (default auto).
+Impl default_impl();
+/// Whether a vendor BLAS was found at configure time (and its name).
+bool has_vendor_blas() noexcept;
+const char* vendor_blas_name() noexcept;
+
+namespace impl {
+/// A matrix operand reduced to: the View, whether it is transposed, and a scale factor.
+template <class V, class S = typename V::non_const_value_type>
+struct MatOp {
+  V view;
+  bool trans = false;
+  S alpha = S(1);
+  std::size_t rows() const { return trans ? view.extent(1) : view.extent(0); }
+  std::size_t cols() const { return trans ? view.extent(0) : view.extent(1); }
+};
+template <class V>
+MatOp<V> as_matop(const V& v) {
+  static_assert(is_view_v<V> && V::R == 2, "weft::linalg::matrix_product: operands are rank-2 Views "
+                                           "(optionally transposed(...) or scaled(...))");
+  return {v, false, typename V::non_const_value_type(1)};
+}
+template <class V>
+MatOp<V> as_matop(const Transposed<V>& t) {
+  return {t.view, true, typename V::non_const_value_type(1)};
+}
+template <class S, class V>
+MatOp<V> as_matop(const Scaled<S, V>& s) {
+  auto m = as_matop(s.view);
+  m.alpha = static_cast<typename V::non_const_value_type>(s.alpha);
+  return m;
+}
+template <class S, class V>
+MatOp<V> as_matop(const Scaled<S, Transposed<V>>& s) {
+  auto m = as_matop(s.view);
+  m.alpha = static_cast<typename V::non_const_value_type>(s.alpha);
+  return m;
+}
+
+template <class T>
+struct gemm_blocking {
+  static constexpr int mr = 6, nr = std::is_same_v<T, float> ? 16 : 8;
+  static constexpr long mc = 96, kc = 256, nc = 4080;  // mc % mr == 0, nc % nr == 0; mc x kc of A in L2
+};
+
+/// The micro-kernels: ct[MR x NR] (row-major) = sum over p < kc of a[p*MR + i] * b[p*NR + j].
+bool cpu_has_avx2_fma() noexcept;
+void micro_kernel_avx2(long kc, const double* a, const double* b, double* ct) noexcept;
+void micro_kernel_avx2(long kc, const float* a, const float* b, float* ct) noexcept;
+template <class T, int MR, int NR>
+void micro_kernel_portable(long kc, const T* a, const T* b, T* ct) noexcept {
+  T acc[MR][NR] = {};
+  for (long p = 0; p < kc; ++p)
+    for (int i = 0; i < MR; ++i) {
+      const T ai = a[p * MR + i];
+      for (int j = 0; j < NR; ++j) acc[i][j] += ai * b[p * NR + j];
+    }
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NR; ++j) ct[i * NR + j] = acc[i][j];
+}
+template <class T>
+void micro_kernel(bool simd, long kc, const T* a, const T* b, T* ct) noexcept {
+  using Bk = gemm_blocking<T>;
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    if (simd) {
+      micro_kernel_avx2(kc, a, b, ct);
+      return;
+    }
+  }
+  micro_kernel_portable<T, Bk::mr, Bk::nr>(kc, a, b, ct);
+}
+
+/// Weft's host GEMM: C = (first k-block: E or 0) + alpha_a alpha_b op(A) op(B), any layouts.
+template <class Exec, class AV, class BV, class CV, class EV>
+void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E) {
+  using T = typename CV::non_const_value_type;
+  using Bk = gemm_blocking<T>;
+  constexpr int MR = Bk::mr, NR = Bk::nr;
+  const long m = static_cast<long>(C.extent(0)), n = static_cast<long>(C.extent(1)),
+             k = static_cast<long>(A.cols());
+  const bool simd = cpu_has_avx2_fma();
+  const T alpha = A.alpha * B.alpha;
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // C = E (or 0)
+    parallel_for(
+        "weft::linalg::matrix_product (k = 0)", RangePolicy<Exec, IndexType<long>>(exec, 0, m), [=](long i) {
+          for (long j = 0; j < n; ++j) C(i, j) = E ? (*E)(i, j) : T(0);
+        });
+    return;
+  }
+  const long kc_max = std::min<long>(Bk::kc, k), nc_max = std::min<long>(Bk::nc, (n + NR - 1) / NR * NR);
+  const long m_pad = (m + MR - 1) / MR * MR;
+  std::vector<T, std::allocator<T>> bpack(static_cast<std::size_t>(kc_max * nc_max + 64));
+  std::vector<T> apack(static_cast<std::size_t>(m_pad * kc_max + 64));
+  T* bp = bpack.data();
+  T* ap = apack.data();
+  const auto av = A.view;
+  const auto bv = B.view;
+  const bool at = A.trans, bt = B.trans;
+  const long mblocks = (m + Bk::mc - 1) / Bk::mc;
+  for (long jc = 0; jc < n; jc += Bk::nc) {
+    const long nc = std::min<long>(Bk::nc, n - jc);
+    const long npanels = (nc + NR - 1) / NR;
+    for (long pc = 0; pc < k; pc += Bk::kc) {
+      const long kc = std::min<long>(Bk::kc, k - pc);
+      const bool first = pc == 0;
+      // Pack B(pc:pc+kc, jc:jc+nc) into NR-wide panels, zero-padded, scaled by alpha.
+      parallel_for(
+          "weft::linalg::matrix_product (pack B)", RangePolicy<Exec, IndexType<long>>(exec, 0, npanels),
+          [=](long jp) {
+            T* dst = bp + jp * kc * NR;
+            const long j0 = jc + jp * NR, jn = std::min<long>(NR, n - j0);
+            for (long p = 0; p < kc; ++p)
+              for (long j = 0; j < NR; ++j)
+                dst[p * NR + j] = j < jn ? alpha * (bt ? bv(j0 + j, pc + p) : bv(pc + p, j0 + j)) : T(0);
+          });
+      // Each block of mc rows: pack its A panels, then the micro-kernels over the B panels.
+      parallel_for(
+          "weft::linalg::matrix_product (macro-tiles)", RangePolicy<Exec, IndexType<long>>(exec, 0, mblocks),
+          [=](long ib) {
+            const long i0 = ib * Bk::mc, mcur = std::min<long>(Bk::mc, m - i0);
+            const long ipanels = (mcur + MR - 1) / MR;
+            T* apb = ap + i0 * kc;  // i0 is a multiple of MR, so blocks do not overlap
+            for (long ip = 0; ip < ipanels; ++ip) {
+              T* dst = apb + ip * kc * MR;
+              const long r0 = i0 + ip * MR, rn = std::min<long>(MR, m - r0);
+              for (long p = 0; p < kc; ++p)
+                for (long i = 0; i < MR; ++i)
+                  dst[p * MR + i] = i < rn ? (at ? av(pc + p, r0 + i) : av(r0 + i, pc + p)) : T(0);
+            }
+            alignas(64) T ct[MR * NR];
+            for (long jp = 0; jp < npanels; ++jp) {
+              const long j0 = jc + jp * NR, jn = std::min<long>(NR, n - j0);
+              for (long ip = 0; ip < ipanels; ++ip) {
+                const long r0 = i0 + ip * MR, rn = std::min<long>(MR, m - r0);
+                micro_kernel<T>(simd, kc, apb + ip * kc * MR, bp + jp * kc * NR, ct);
+                for (long i = 0; i < rn; ++i)
+                  for (long j = 0; j < jn; ++j) {
+                    T& c = C(r0 + i, j0 + j);
+                    c = (first ? (E ? (*E)(r0 + i, j0 + j) : T(0)) : c) + ct[i * NR + j];
+                  }
+              }
+            }
+          });
+    }
+  }
+}
+
+/// A portable kernel for device spaces: one C element per thread, a dot product over k.
+template <class Exec, class AV, class BV, class CV, class EV>
+void device_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E) {
+  using T = typename CV::non_const_value_type;
+  const long k = static_cast<long>(A.cols());
+  const auto av = A.view;
+  const auto bv = B.view;
+  const bool at = A.trans, bt = B.trans, has_e = E != nullptr;
+  const T alpha = A.alpha * B.alpha;
+  EV e = E ? *E : EV();
+  parallel_for(
+      "weft::linalg::matrix_product (device)",
+      MDRangePolicy<Exec, Rank<2>>(exec, {0L, 0L}, {static_cast<long>(C.extent(0)), static_cast<long>(C.extent(1))}),
+      WEFT_LAMBDA(std::int64_t i, std::int64_t j) {
+        T s{};
+        for (long p = 0; p < k; ++p) s += (at ? av(p, i) : av(i, p)) * (bt ? bv(j, p) : bv(p, j));
+        C(i, j) = (has_e ? e(i, j) : T(0)) + alpha * s;
+      });
+}
+
+// The vendor path (linalg/src/vendor_blas.cpp): returns false when the operands do not suit it.
+bool vendor_gemm(bool at, bool bt, long m, long n, long k, double alpha, const double* a, long a_rs, long a_cs,
+                 const double* b, long b_rs, long b_cs, double beta, double* c, long c_rs, long c_cs);
+bool vendor_gemm(bool at, bool bt, long m, long n, long k, float alpha, const float* a, long a_rs, long a_cs,
+                 const float* b, long b_rs, long b_cs, float beta, float* c, long c_rs, long c_cs);
+bool vendor_gemm(bool at, bool bt, long m, long n, long k, std::complex<double> alpha, const std::complex<double>* a,
+                 long a_rs, long a_cs, const std::complex<double>* b, long b_rs, long b_cs, std::complex<double> beta,
+                 std::complex<double>* c, long c_rs, long c_cs);
+bool vendor_gemm(bool at, bool bt, long m, long n, long k, std::complex<float> alpha, const std::complex<float>* a,
+                 long a_rs, long a_cs, const std::complex<float>* b, long b_rs, long b_cs, std::complex<float> beta,
+                 std::complex<float>* c, long c_rs, long c_cs);
+
+template <class V>
+long stride_of(const V& v, int d) {
+  return static_cast<long>(v.stride(d));
+}
+
+template <class Exec, class AV, class BV, class CV, class EV>
+void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E,
+                         Impl impl) {
+  using T = typename CV::non_const_value_type;
+  static_assert(CV::R == 2, "weft::linalg::matrix_product: C must be a rank-2 View");
+  static_assert(!std::is_const_v<typename CV::value_type>, "weft::linalg::matrix_product: C is const");
+  static_assert(std::is_same_v<typename AV::non_const_value_type, T> && std::is_same_v<typename BV::non_const_value_type, T>,
+                "weft::linalg::matrix_product: A, B and C must have the same element type");
+  if (A.rows() != C.extent(0) || B.cols() != C.extent(1) || A.cols() != B.rows() ||
+      (E && (E->extent(0) != C.extent(0) || E->extent(1) != C.extent(1))))
+    throw Error("weft::linalg::matrix_product: shapes do not match: A \"" + A.view.label() + "\" is " +
+                std::to_string(A.rows()) + " x " + std::to_string(A.cols()) + (A.trans ? " (transposed)" : "") +
+                ", B \"" + B.view.label() + "\" " + std::to_string(B.rows()) + " x " + std::to_string(B.cols()) +
+                (B.trans ? " (transposed)" : "") + ", C \"" + C.label() + "\" " + std::to_string(C.extent(0)) +
+                " x " + std::to_string(C.extent(1)) +
+                (E ? ", E " + std::to_string(E->extent(0)) + " x " + std::to_string(E->extent(1)) : std::string()) +
+                "; C = A B needs A m x k, B k x n, C m x n");
+  if (C.extent(0) == 0 || C.extent(1) == 0) return;
+  if (impl == Impl::automatic) impl = default_impl();
+  if (A.cols() == 0 && impl == Impl::vendor) impl = Impl::native;  // C = E (or 0): nothing for a BLAS to do
+  if constexpr (Exec::impl_is_host_space && (std::is_same_v<T, double> || std::is_same_v<T, float> ||
+                                             std::is_same_v<T, std::complex<double>> ||
+                                             std::is_same_v<T, std::complex<float>>)) {
+    if (impl != Impl::native && has_vendor_blas() && A.cols() > 0) {
+      exec.fence();
+      const T alpha = A.alpha * B.alpha;
+      T beta = T(0);
+      if (E) {
+        if (static_cast<const void*>(E->data()) != static_cast<const void*>(C.data()) ||
+            stride_of(*E, 0) != stride_of(C, 0) || stride_of(*E, 1) != stride_of(C, 1))
+          deep_copy(exec, C, *E);
+        beta = T(1);
+      }
+      const long m = static_cast<long>(C.extent(0)), n = static_cast<long>(C.extent(1)),
+                 k = static_cast<long>(A.cols());
+      if (vendor_gemm(A.trans, B.trans, m, n, k, alpha, A.view.data(), stride_of(A.view, 0), stride_of(A.view, 1),
+                      B.view.data(), stride_of(B.view, 0), stride_of(B.view, 1), beta, C.data(), stride_of(C, 0),
+                      stride_of(C, 1)))
+        return;
+      if (impl == Impl::vendor)
+        throw Error("weft::linalg::matrix_product: the vendor BLAS (" + std::string(vendor_blas_name()) +
+                    ") cannot take these operands as they are (it needs unit stride along rows or columns); use "
+                    "Impl::native or Impl::automatic");
+      // automatic: Weft's own kernel
+    }
+  }
+  if (impl == Impl::vendor && !has_vendor_blas())
+    throw Error("weft::linalg::matrix_product: Impl::vendor asked for, but Weft was built without a vendor BLAS "
+                "(Debian: apt-get install libopenblas-dev, then reconfigure)");
+  if constexpr (Exec::impl_is_host_space)
+    host_gemm(exec, A, B, C, E);
+  else
+    device_gemm(exec, A, B, C, E);
+}
+}  // namespace impl
+
+/// C = A B (A, B may be transposed(...) and/or scaled(...)).
+template <ExecutionSpace Exec, class A, class B, class C>
+requires is_view_v<C> void matrix_product(const Exec& exec, const A& a, const B& b, const C& c,
+                                          Impl impl = Impl::automatic) {
+  impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, static_cast<const C*>(nullptr), impl);
+}
+/// C = E + A B (E may be C itself).
+template <ExecutionSpace Exec, class A, class B, class E, class C>
+requires(is_view_v<E>&& is_view_v<C>) void matrix_product(const Exec& exec, const A& a, const B& b, const E& e,
+                                                          const C& c, Impl impl = Impl::automatic) {
+  impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, &e, impl);
+}
+}  // namespace weft::linalg
