@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export CCACHE_DIR="${CCACHE_DIR:-$PWD/.ccache}"
 cmake --preset default >/dev/null
-cmake --build --preset default --target weft-stream weft-heat weft-cg weft-md
+cmake --build --preset default --target weft-stream weft-heat weft-cg weft-md weft-gemm
 exec python3 ./build/default/apps/bench/weft-bench --json "${WEFT_RESULTS:-results.json}" "$@"
