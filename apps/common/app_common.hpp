@@ -16,7 +16,14 @@
 
 #include <weft/weft.hpp>
 
+/// The execution space an app runs on: the build's default, or another one for the per-backend test builds
+/// (apps/CMakeLists.txt compiles each app a second time with -DWEFT_APP_EXEC_SPACE=weft::Serial).
+#ifndef WEFT_APP_EXEC_SPACE
+#define WEFT_APP_EXEC_SPACE weft::DefaultExecutionSpace
+#endif
+
 namespace weft_app {
+using ExecSpace = WEFT_APP_EXEC_SPACE;
 
 /// Prints "<app>: <message>" on stderr and exits with status 2 (a usage error, as opposed to 1: wrong answer).
 [[noreturn]] inline void usage_error(const std::string& app, const std::string& message) {
@@ -99,7 +106,7 @@ class Args {
 /// Stops with a usage error when `bytes` per rank would not fit this machine's memory (host backends; a
 /// device allocation that fails raises weft::Error on its own).
 inline void check_memory(const std::string& app, double bytes, int ranks_per_node = 1) {
-  if constexpr (!weft::DefaultExecutionSpace::impl_is_host_space) return;
+  if constexpr (!ExecSpace::impl_is_host_space) return;
   const double total = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   if (total > 0 && bytes * ranks_per_node > 0.9 * total) {
     char b[200];
@@ -134,9 +141,10 @@ class Progress {
 
 /// One app run, as weft-bench's results.json holds it.
 struct Result {
-  std::string app, backend = weft::DefaultExecutionSpace::name(), compiler = __VERSION__;
+  std::string app, backend = ExecSpace::name(), compiler = __VERSION__;
   int ranks = 1;
-  int threads = weft::DefaultHostExecutionSpace().concurrency();
+  int threads = ExecSpace::impl_is_host_space ? ExecSpace().concurrency()
+                                              : weft::DefaultHostExecutionSpace().concurrency();
   std::string fom_name, fom_unit;
   double fom = 0;
   bool valid = false;

@@ -16,7 +16,7 @@
 #include "app_common.hpp"
 
 namespace {
-using Exec = weft::DefaultExecutionSpace;
+using Exec = weft_app::ExecSpace;
 namespace la = weft::linalg;
 
 struct Options {
@@ -135,7 +135,7 @@ int main(int argc, char* argv[]) {
     return 2;
   }
   std::printf("weft-gemm: matrix_product C = A B, square LayoutRight, %s with %d thread(s), vendor: %s; best of %d\n",
-              Exec::name(), weft::DefaultHostExecutionSpace().concurrency(), la::vendor_blas_name(), o.reps);
+              Exec::name(), weft_app::Result().threads, la::vendor_blas_name(), o.reps);
   std::printf("  %-7s %6s %14s %14s %14s %12s\n", "type", "n", "native GFLOP/s", "vendor GFLOP/s", "native/vendor",
               "max rel err");
   bool ok = true;
