@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <weft/config.hpp>
+#include <weft/impl/tools.hpp>
 #include <weft/initialize.hpp>
 #include <weft/spaces.hpp>
 
@@ -51,6 +52,7 @@ void add_configuration_printer(void (*printer)(std::ostream&)) {
 }
 
 bool g_map_device_by_rank = false;
+std::string g_tools_libs, g_profile;  // from --weft-tools-libs / --weft-profile (else the environment)
 bool g_device_round_robin = false;
 namespace {
 int g_num_threads = -1;
@@ -77,7 +79,9 @@ void print_help(std::ostream& os) {
         "                               OMP_NUM_THREADS, else all cores)\n"
         "  --weft-device-id=N           GPU to use (env WEFT_DEVICE_ID; default 0)\n"
         "  --weft-map-device-id-by=mpi_rank  one GPU per MPI rank on a node, round-robin (or WEFT_MAP_DEVICE_ID_BY)\n"
-        "  --weft-print-configuration   print the configuration at initialize\n";
+        "  --weft-print-configuration   print the configuration at initialize\n"
+        "  --weft-tools-libs=A.so;B.so  Kokkos Tools libraries, chained in order (or WEFT_TOOLS_LIBS, KOKKOS_TOOLS_LIBS)\n"
+        "  --weft-profile=summary|json:PATH  the built-in kernel timer, printed at finalize (or WEFT_PROFILE)\n";
 }
 }  // namespace
 
@@ -132,6 +136,23 @@ void initialize(const InitializationSettings& settings) {
   impl::cuda_initialize(device);
 #endif
   impl::g_runtime_state = impl::RuntimeState::initialized;
+  {
+    std::string libs = impl::g_tools_libs, profile = impl::g_profile;
+    if (libs.empty())
+      for (const char* var : {"WEFT_TOOLS_LIBS", "KOKKOS_TOOLS_LIBS"})
+        if (const char* e = std::getenv(var); e && *e) {
+          libs = e;
+          break;
+        }
+    if (profile.empty())
+      if (const char* e = std::getenv("WEFT_PROFILE")) profile = e;
+    try {
+      impl::tools::initialize(libs, profile);
+    } catch (...) {
+      impl::g_runtime_state = impl::RuntimeState::never_initialized;
+      throw;
+    }
+  }
   if (settings.get_print_configuration()) print_configuration(std::cout);
 }
 
@@ -167,6 +188,10 @@ void initialize(int& argc, char* argv[]) {
       help = true;
     else if (name == "--weft-print-configuration")
       s.set_print_configuration(true);
+    else if (name == "--weft-tools-libs" || name == "--weft-tools-library")
+      impl::g_tools_libs = value();
+    else if (name == "--weft-profile")
+      impl::g_profile = value();
     else
       throw Error("weft::initialize: unknown option \"" + a + "\"; run with --weft-help for the list");
   }
@@ -176,7 +201,8 @@ void initialize(int& argc, char* argv[]) {
   initialize(s);
 }
 
-void fence(std::string_view) {
+void fence(std::string_view label) {
+  impl::tools::FenceScope profile(label.empty() ? std::string_view("weft::fence") : label, 0);
 #if WEFT_HAS_CUDA
   impl::cuda_fence_all();
 #endif
@@ -198,6 +224,7 @@ void finalize() {
     }
   }
   impl::fence_all_instances();
+  impl::tools::finalize();
   const auto live = impl::live_allocation_labels();
   if (!live.empty()) {
     std::cerr << "weft::finalize: " << live.size() << " View allocation(s) still alive:";

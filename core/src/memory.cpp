@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <weft/impl/tools.hpp>
 #include <weft/view.hpp>
 
 namespace weft {
@@ -16,6 +17,8 @@ SharedAllocationRecord* g_records_head = nullptr;
 }  // namespace
 
 void record_register(SharedAllocationRecord* r) {
+  if (tools::g_active) [[unlikely]]
+    tools::allocate(r->space_name, r->label.c_str(), r->data, r->bytes);
   std::lock_guard<std::mutex> g(g_records_mutex);
   r->prev = nullptr;
   r->next = g_records_head;
@@ -24,6 +27,8 @@ void record_register(SharedAllocationRecord* r) {
 }
 
 void record_unregister(SharedAllocationRecord* r) noexcept {
+  if (tools::g_active) [[unlikely]]
+    tools::deallocate(r->space_name, r->label.c_str(), r->data, r->bytes);
   std::lock_guard<std::mutex> g(g_records_mutex);
   if (r->prev)
     r->prev->next = r->next;

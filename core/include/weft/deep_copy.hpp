@@ -154,11 +154,34 @@ void fill_view(const Exec& exec, const DV& dst, const typename DV::non_const_val
 
 /// Copies src into dst (same shape, any layouts) or sets every element of dst to a scalar. Returns when
 /// the copy is complete; it waits for earlier work on the default instance, not for other instances.
+namespace impl {
+/// deep_copy as the tools see it: begin (destination and source spaces, labels, pointers, bytes), end.
+template <class DV, class Src>
+struct DeepCopyEvent {
+  bool on;
+  DeepCopyEvent(const DV& dst, const Src& src) : on(tools::g_active) {
+    if (on) [[unlikely]] {
+      const std::uint64_t bytes = dst.span() * sizeof(typename DV::non_const_value_type);
+      if constexpr (is_view_v<Src>)
+        tools::begin_deep_copy(DV::memory_space::name(), dst.label(), dst.data(), Src::memory_space::name(),
+                               src.label(), src.data(), bytes);
+      else
+        tools::begin_deep_copy(DV::memory_space::name(), dst.label(), dst.data(), "Scalar", "(value)", &src, bytes);
+    }
+  }
+  ~DeepCopyEvent() {
+    if (on) [[unlikely]]
+      tools::end_deep_copy();
+  }
+};
+}  // namespace impl
+
 template <class D1, class... P1, class Src>
 void deep_copy(const View<D1, P1...>& dst, const Src& src) {
   using DV = View<D1, P1...>;
   using Exec = impl::exec_for_memory_t<typename DV::memory_space>;
   impl::check_initialized("deep_copy", dst.label());
+  impl::DeepCopyEvent<DV, Src> profile(dst, src);
   if constexpr (!Exec::impl_is_host_space) Exec().fence();  // ordered after earlier work on the default instance
   if constexpr (is_view_v<Src>)
     impl::copy_view(Exec(), dst, src);
@@ -169,6 +192,7 @@ void deep_copy(const View<D1, P1...>& dst, const Src& src) {
 template <ExecutionSpace E, class D1, class... P1, class Src>
 void deep_copy(const E& exec, const View<D1, P1...>& dst, const Src& src) {
   impl::check_initialized("deep_copy", dst.label());
+  impl::DeepCopyEvent<View<D1, P1...>, Src> profile(dst, src);
   if constexpr (is_view_v<Src>)
     impl::copy_view(exec, dst, src);
   else

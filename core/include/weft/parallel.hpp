@@ -2,6 +2,10 @@
 // points (impl::ParallelFor / ParallelReduce / ParallelScan) that each backend specializes.
 #pragma once
 
+#include <typeinfo>
+
+#include <weft/impl/tools.hpp>
+
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
@@ -151,6 +155,21 @@ struct lambda_param<F, N> {
 
 }  // namespace impl
 
+namespace impl {
+/// A dispatch with the tools listening: begin, the dispatch, a fence of its instance (so that the tools and the
+/// timer see the kernel's time on asynchronous backends too, as Kokkos does for tools), end.
+template <class Exec, class Run>
+void profiled(tools::Kind kind, std::string_view label, const char* type_name, const Exec& exec, const Run& run) {
+  std::uint32_t device = 0;
+  if constexpr (requires { exec.impl_instance_id(); }) device = static_cast<std::uint32_t>(exec.impl_instance_id());
+  tools::KernelToken token;
+  tools::begin_kernel(kind, label, type_name, device, token);
+  run();
+  exec.fence("weft::profiling: kernel end");
+  tools::end_kernel(token);
+}
+}  // namespace impl
+
 // ---- parallel_for --------------------------------------------------------------------------------------
 template <impl::PolicyOrCount P, class F>
 inline void parallel_for(std::string_view label, const P& policy, const F& f) {
@@ -158,6 +177,12 @@ inline void parallel_for(std::string_view label, const P& policy, const F& f) {
   using Policy = std::remove_cvref_t<decltype(p)>;
   if constexpr (impl::check_for_functor<F, Policy>()) {
     impl::check_initialized("parallel_for", label);
+    if (impl::tools::g_active) [[unlikely]] {
+      impl::profiled(impl::tools::Kind::parallel_for, label, typeid(F).name(), p.space(), [&] {
+        impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute();
+      });
+      return;
+    }
     impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute();
   }
 }
@@ -218,6 +243,12 @@ inline void parallel_reduce(std::string_view label, const P& policy, const F& f,
                   "result's type (a reducer's value_type); make the accumulator parameter that type, by reference");
     if constexpr (callable) {
       impl::check_initialized("parallel_reduce", label);
+      if (impl::tools::g_active) [[unlikely]] {
+        impl::profiled(impl::tools::Kind::parallel_reduce, label, typeid(F).name(), p.space(), [&] {
+          impl::ParallelReduce<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
+        });
+        return;
+      }
       impl::ParallelReduce<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
     }
   }
@@ -240,6 +271,12 @@ void run_scan(std::string_view label, const Policy& p, const F& f, const Adaptor
     return;
   else {
     check_initialized("parallel_scan", label);
+    if (tools::g_active) [[unlikely]] {
+      profiled(tools::Kind::parallel_scan, label, typeid(F).name(), p.space(), [&] {
+        ParallelScan<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
+      });
+      return;
+    }
     ParallelScan<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
   }
 }

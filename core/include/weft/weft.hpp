@@ -12,6 +12,7 @@
 #include <weft/parallel.hpp>
 #include <weft/partition_space.hpp>
 #include <weft/policies.hpp>
+#include <weft/profiling.hpp>
 #include <weft/reducers.hpp>
 #include <weft/team.hpp>
 #include <weft/view.hpp>

@@ -2,6 +2,8 @@
 // shim that backends/gpu/ launches its kernels through. Compiled as CUDA (weft_compile_for_backend).
 #pragma once
 
+#include <weft/impl/tools.hpp>
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -121,6 +123,7 @@ class Cuda {
   static constexpr const char* name() { return "Cuda"; }
   int concurrency() const { return impl::cuda_multiprocessor_count() * 2048; }
   void fence(std::string_view label = {}) const {
+    impl::tools::FenceScope profile(label, impl_instance_id());
     impl::count_instance_fence();
     impl::cuda_check(cudaStreamSynchronize(cuda_stream()), "cudaStreamSynchronize", label);
   }

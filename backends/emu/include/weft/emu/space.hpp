@@ -2,6 +2,8 @@
 // the SIMT emulator, and its memory space GpuEmuSpace, which host code may not read through Views.
 #pragma once
 
+#include <weft/impl/tools.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -62,7 +64,8 @@ class GpuEmu {
   static constexpr const char* name() { return "GpuEmu"; }
   /// Threads the emulated device keeps resident: multiprocessors x 2048.
   int concurrency() const { return impl::emu::multiprocessor_count() * 2048; }
-  void fence(std::string_view = {}) const {
+  void fence(std::string_view label = {}) const {
+    impl::tools::FenceScope profile(label, impl_instance_id());
     impl::count_instance_fence();
     if (h_.get()) impl::host_instance_fence(h_.get());
   }

@@ -1,6 +1,8 @@
 // weft::OpenMP: the execution space that runs patterns on an OpenMP thread team.
 #pragma once
 
+#include <weft/impl/tools.hpp>
+
 #include <omp.h>
 
 #include <weft/layouts.hpp>
@@ -30,7 +32,8 @@ class OpenMP {
 
   static constexpr const char* name() { return "OpenMP"; }
   int concurrency() const { return h_.get() ? h_.get()->nthreads : omp_get_max_threads(); }
-  void fence(std::string_view = {}) const {
+  void fence(std::string_view label = {}) const {
+    impl::tools::FenceScope profile(label, impl_instance_id());
     impl::count_instance_fence();
     if (h_.get()) impl::host_instance_fence(h_.get());
   }

@@ -1,6 +1,8 @@
 // weft::Serial: the execution space that runs every pattern in the calling thread.
 #pragma once
 
+#include <weft/impl/tools.hpp>
+
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
 #include <weft/spaces.hpp>
@@ -28,7 +30,8 @@ class Serial {
 
   static constexpr const char* name() { return "Serial"; }
   int concurrency() const { return 1; }
-  void fence(std::string_view = {}) const {
+  void fence(std::string_view label = {}) const {
+    impl::tools::FenceScope profile(label, impl_instance_id());
     impl::count_instance_fence();
     if (h_.get()) impl::host_instance_fence(h_.get());
   }

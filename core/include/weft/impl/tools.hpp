@@ -1,0 +1,63 @@
+// The hooks Weft's dispatch, fences, allocations and copies call for profiling: the Kokkos Tools C interface
+// (libraries from WEFT_TOOLS_LIBS / KOKKOS_TOOLS_LIBS / --weft-tools-libs) and the built-in kernel timer
+// (WEFT_PROFILE). When neither is on, each hook costs one predictable branch on a global flag.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace weft::impl::tools {
+
+/// True when a tool library or the built-in timer listens.
+extern bool g_active;
+
+enum class Kind : int { parallel_for, parallel_reduce, parallel_scan };
+
+/// What begin_kernel hands to end_kernel: each chained tool's kernel id, and the start time.
+struct KernelToken {
+  std::uint64_t ids[8];
+  double start;
+  Kind kind;
+  const void* timer_slot;
+};
+void begin_kernel(Kind kind, std::string_view label, const char* type_name, std::uint32_t device_id, KernelToken& t);
+void end_kernel(KernelToken& t);
+
+struct FenceToken {
+  std::uint64_t ids[8];
+  double start;
+  bool active;
+};
+void begin_fence(std::string_view label, std::uint32_t device_id, FenceToken& t);
+void end_fence(FenceToken& t);
+
+/// RAII around a fence's wait (host backends' fences only order memory; CUDA's waits on the stream).
+class FenceScope {
+ public:
+  FenceScope(std::string_view label, std::uint32_t device_id) {
+    t_.active = g_active;
+    if (t_.active) [[unlikely]]
+      begin_fence(label, device_id, t_);
+  }
+  ~FenceScope() {
+    if (t_.active) [[unlikely]]
+      end_fence(t_);
+  }
+  FenceScope(const FenceScope&) = delete;
+  FenceScope& operator=(const FenceScope&) = delete;
+
+ private:
+  FenceToken t_;
+};
+
+void allocate(const char* space, const char* label, const void* ptr, std::uint64_t bytes);
+void deallocate(const char* space, const char* label, const void* ptr, std::uint64_t bytes);
+void begin_deep_copy(const char* dst_space, std::string_view dst_label, const void* dst, const char* src_space,
+                     std::string_view src_label, const void* src, std::uint64_t bytes);
+void end_deep_copy();
+
+/// Loads the tool libraries and starts the timer (from initialize); calls the tools' finalize and prints the
+/// timer's summary (from finalize).
+void initialize(const std::string_view& libs, const std::string_view& profile);
+void finalize();
+}  // namespace weft::impl::tools
