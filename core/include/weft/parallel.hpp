@@ -159,6 +159,9 @@ namespace impl {
 /// A dispatch with the tools listening: begin, the dispatch, a fence of its instance (so that the tools and the
 /// timer see the kernel's time on asynchronous backends too, as Kokkos does for tools), end.
 template <class Exec, class Run>
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))  // keeps the fast path (no tools) as small as it was
+#endif
 void profiled(tools::Kind kind, std::string_view label, const char* type_name, const Exec& exec, const Run& run) {
   std::uint32_t device = 0;
   if constexpr (requires { exec.impl_instance_id(); }) device = static_cast<std::uint32_t>(exec.impl_instance_id());

@@ -3,6 +3,9 @@
 // Kokkos_Core.hpp).
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include <weft/weft.hpp>
 
 #define KOKKOS_LAMBDA WEFT_LAMBDA
@@ -31,4 +34,24 @@ using ::weft::WithoutInitializing;
 namespace Experimental {
 using ::weft::MinMaxLoc;
 }  // namespace Experimental
+
+/// Kokkos::Profiling / Kokkos::Tools regions, sections and metadata, on Weft's tools interface.
+namespace Profiling {
+inline void pushRegion(const std::string& name) { ::weft::profiling::push_region(name); }
+inline void popRegion() { ::weft::profiling::pop_region(); }
+inline bool profileLibraryLoaded() { return ::weft::profiling::is_enabled(); }
+inline void createProfileSection(const std::string& name, std::uint32_t* id) {
+  *id = ::weft::profiling::create_section(name);
+}
+inline void startSection(std::uint32_t id) { ::weft::profiling::start_section(id); }
+inline void stopSection(std::uint32_t id) { ::weft::profiling::stop_section(id); }
+inline void destroyProfileSection(std::uint32_t id) { ::weft::profiling::destroy_section(id); }
+using ScopedRegion = ::weft::profiling::ScopedRegion;
+}  // namespace Profiling
+namespace Tools {
+using namespace Profiling;
+inline void declareMetadata(const std::string& key, const std::string& value) {
+  ::weft::profiling::declare_metadata(key, value);
+}
+}  // namespace Tools
 }  // namespace Kokkos
