@@ -2,7 +2,7 @@
 # Installs what building and testing Weft needs on Debian 12 (as root, or with sudo), skipping what is there.
 set -euo pipefail
 need=()
-for pkg in cmake g++ ninja-build ccache doctest-dev libbenchmark-dev libboost-context-dev libopenmpi-dev openmpi-bin libopenblas-dev python3 git; do
+for pkg in cmake g++ ninja-build ccache doctest-dev libbenchmark-dev libboost-context-dev libopenmpi-dev openmpi-bin libopenblas-dev pkg-config python3 git; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then
