@@ -1,7 +1,7 @@
 # Installs the weft library with a relocatable CMake package: find_package(Weft) -> Weft::weft.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS weft weft_comm weft_linalg EXPORT WeftTargets
+install(TARGETS weft weft_comm weft_linalg weft_algorithms EXPORT WeftTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -1,0 +1,6 @@
+// weft algorithms: sort / sort_by_key, the std algorithms on Views (weft::experimental), random numbers.
+#pragma once
+
+#include <weft/algorithms/random.hpp>
+#include <weft/algorithms/sort.hpp>
+#include <weft/algorithms/std_algorithms.hpp>

@@ -1,0 +1,262 @@
+// weft::sort, weft::sort_by_key: a stable LSD radix sort for arithmetic keys built on the core patterns (so it
+// runs on every backend), and a comparator sort (parallel stable sorts of chunks, then merges) on the host.
+//
+// Key order: integers as usual; floating point by value with -0.0 before +0.0, NaNs with the sign bit set
+// before -inf and NaNs without it after +inf (the IEEE total order of the bit patterns). Both sorts are
+// stable: equal keys keep their order, so sort_by_key keeps the order of values with equal keys.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include <weft/algorithms/blocked.hpp>
+
+namespace weft {
+namespace impl {
+
+/// Order-preserving map of an arithmetic key onto unsigned bits.
+template <class T>
+struct RadixKey {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "radix keys are integers or floating point");
+  using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                               std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+  static constexpr U sign = U(1) << (8 * sizeof(T) - 1);
+  WEFT_INLINE_FUNCTION static U to(T x) {
+    U u;
+    std::memcpy(&u, &x, sizeof(T));
+    if constexpr (std::is_floating_point_v<T>)
+      return (u & sign) ? U(~u) : U(u | sign);
+    else if constexpr (std::is_signed_v<T>)
+      return U(u ^ sign);
+    else
+      return u;
+  }
+  WEFT_INLINE_FUNCTION static T from(U u) {
+    if constexpr (std::is_floating_point_v<T>)
+      u = (u & sign) ? U(u & ~sign) : U(~u);
+    else if constexpr (std::is_signed_v<T>)
+      u = U(u ^ sign);
+    T x;
+    std::memcpy(&x, &u, sizeof(T));
+    return x;
+  }
+};
+
+struct NoValues {};
+
+/// Counts the digit (bits [shift, shift + 8)) of each block's keys into hist(digit * B + block).
+template <class E, class KU, class H>
+void radix_count(const E& exec, const KU& k, const H& hist, BlockRange br, int shift) {
+  parallel_for(
+      "weft::sort (radix count)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, br.blocks),
+      WEFT_LAMBDA(std::int64_t b) {
+        std::int64_t cnt[256];
+        for (int d = 0; d < 256; ++d) cnt[d] = 0;
+        const std::int64_t e = br.end(b);
+        for (std::int64_t i = br.begin(b); i < e; ++i) ++cnt[(k(i) >> shift) & 0xff];
+        for (int d = 0; d < 256; ++d) hist(d * br.blocks + b) = cnt[d];
+      });
+}
+/// The largest number of keys that share one digit (== n: the pass would not move anything).
+template <class E, class H>
+std::int64_t radix_largest_bucket(const E& exec, const H& hist, std::int64_t blocks) {
+  std::int64_t most = 0;
+  parallel_reduce(
+      "weft::sort (radix skip test)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, 256),
+      WEFT_LAMBDA(std::int64_t d, std::int64_t & m) {
+        std::int64_t s = 0;
+        for (std::int64_t b = 0; b < blocks; ++b) s += hist(d * blocks + b);
+        m = s > m ? s : m;
+      },
+      Max<std::int64_t>(most));
+  return most;
+}
+/// Moves each block's keys (and values) to their places, in order within a digit: stable. A named functor:
+/// nvcc's device lambdas cannot capture inside `if constexpr`.
+template <class KU, class H, class VV>
+struct RadixScatter {
+  KU kin, kout;
+  VV vin, vout;
+  H hist;
+  BlockRange br;
+  int shift;
+  WEFT_INLINE_FUNCTION void operator()(std::int64_t b) const {
+    std::int64_t off[256];
+    for (int d = 0; d < 256; ++d) off[d] = hist(d * br.blocks + b);
+    const std::int64_t e = br.end(b);
+    for (std::int64_t i = br.begin(b); i < e; ++i) {
+      const auto u = kin(i);
+      const std::int64_t p = off[(u >> shift) & 0xff]++;
+      kout(p) = u;
+      if constexpr (!std::is_same_v<VV, NoValues>) vout(p) = vin(i);
+    }
+  }
+};
+template <class V>
+struct values_of {
+  using type = typename V::non_const_value_type;
+};
+template <>
+struct values_of<NoValues> {
+  using type = int;
+};
+
+/// Radix-sorts keys (any rank-1 View) and, when given, values alongside.
+template <class E, class K, class VV>
+void radix_sort(const E& exec, const K& keys, const VV* values) {
+  using T = typename K::non_const_value_type;
+  using RK = RadixKey<T>;
+  using U = typename RK::U;
+  using M = typename K::memory_space;
+  const std::int64_t n = static_cast<std::int64_t>(keys.extent(0));
+  if (n < 2) return;
+  View<U*, M> k0(view_alloc(WithoutInitializing, keys.label() + " (sort keys)"), n),
+      k1(view_alloc(WithoutInitializing, keys.label() + " (sort keys 2)"), n);
+  parallel_for(
+      "weft::sort (to bits)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
+      WEFT_LAMBDA(std::int64_t i) { k0(i) = RK::to(keys(i)); });
+  const std::int64_t blocks = algorithm_blocks(exec, n);
+  const BlockRange br{n, blocks};
+  View<std::int64_t*, M> hist(view_alloc(WithoutInitializing, "weft::sort histogram"), 256 * blocks);
+  using VT = typename values_of<VV>::type;
+  View<VT*, M> v0, v1;
+  if constexpr (!std::is_same_v<VV, NoValues>) {
+    v0 = View<VT*, M>(view_alloc(WithoutInitializing, values->label() + " (sort values)"), n);
+    v1 = View<VT*, M>(view_alloc(WithoutInitializing, values->label() + " (sort values 2)"), n);
+    deep_copy(exec, v0, *values);
+  }
+  for (int shift = 0; shift < static_cast<int>(8 * sizeof(U)); shift += 8) {
+    radix_count(exec, k0, hist, br, shift);
+    if (radix_largest_bucket(exec, hist, blocks) == n) continue;  // every key has this digit
+    exclusive_sum_in_place(exec, hist, "weft::sort (radix offsets)");
+    if constexpr (std::is_same_v<VV, NoValues>)
+      parallel_for("weft::sort (radix scatter)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, blocks),
+                   RadixScatter<decltype(k0), decltype(hist), NoValues>{k0, k1, {}, {}, hist, br, shift});
+    else
+      parallel_for("weft::sort (radix scatter)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, blocks),
+                   RadixScatter<decltype(k0), decltype(hist), decltype(v0)>{k0, k1, v0, v1, hist, br, shift});
+    std::swap(k0, k1);
+    if constexpr (!std::is_same_v<VV, NoValues>) std::swap(v0, v1);
+  }
+  parallel_for(
+      "weft::sort (from bits)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
+      WEFT_LAMBDA(std::int64_t i) { keys(i) = RK::from(k0(i)); });
+  if constexpr (!std::is_same_v<VV, NoValues>) deep_copy(exec, *values, v0);
+}
+
+/// A stable comparator sort of a host buffer: chunks sorted in parallel, then merged pairwise.
+template <class T, class Comp>
+void host_stable_sort(std::vector<T>& a, Comp comp) {
+  using H = DefaultHostExecutionSpace;
+  const std::int64_t n = static_cast<std::int64_t>(a.size());
+  const std::int64_t parts = std::min<std::int64_t>(std::max(1, H().concurrency()), std::max<std::int64_t>(1, n / 4096));
+  const BlockRange br{n, parts};
+  T* p = a.data();
+  parallel_for(
+      "weft::sort (chunks)", RangePolicy<H, IndexType<std::int64_t>>(0, parts),
+      [=](std::int64_t b) { std::stable_sort(p + br.begin(b), p + br.end(b), comp); });
+  std::vector<T> tmp(a.size());
+  T* src = a.data();
+  T* dst = tmp.data();
+  for (std::int64_t w = 1; w < parts; w *= 2) {
+    const std::int64_t pairs = (parts + 2 * w - 1) / (2 * w);
+    parallel_for(
+        "weft::sort (merge)", RangePolicy<H, IndexType<std::int64_t>>(0, pairs), [=](std::int64_t q) {
+          const std::int64_t lo = br.begin(std::min(parts, 2 * w * q)), mid = br.begin(std::min(parts, 2 * w * q + w)),
+                             hi = br.begin(std::min(parts, 2 * w * q + 2 * w));
+          std::merge(src + lo, src + mid, src + mid, src + hi, dst + lo, comp);
+        });
+    std::swap(src, dst);
+  }
+  if (src != a.data()) std::copy(src, src + n, a.data());
+}
+
+template <class V>
+std::vector<typename V::non_const_value_type> to_host_vector(const V& v) {
+  auto h = create_mirror_view_and_copy(HostSpace(), v);
+  std::vector<typename V::non_const_value_type> out(v.extent(0));
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = h(i);
+  return out;
+}
+template <class V, class T>
+void from_host_vector(const V& v, const std::vector<T>& in) {
+  auto h = create_mirror_view(HostSpace(), v);
+  for (std::size_t i = 0; i < in.size(); ++i) h(i) = in[i];
+  deep_copy(v, h);
+}
+}  // namespace impl
+
+/// Sorts v ascending (stable). Arithmetic keys: radix sort on exec; other types: operator<, on the host.
+template <ExecutionSpace E, class V>
+void sort(const E& exec, const V& v) {
+  impl::check_rank1(v, "sort");
+  using T = typename V::non_const_value_type;
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    impl::radix_sort(exec, v, static_cast<const impl::NoValues*>(nullptr));
+  } else {
+    exec.fence();
+    auto a = impl::to_host_vector(v);
+    impl::host_stable_sort(a, [](const T& x, const T& y) { return x < y; });
+    impl::from_host_vector(v, a);
+  }
+}
+/// Sorts v by comp (a strict weak order; stable). Runs on the host's threads; device Views are copied over and
+/// back (the comparator need not be callable on the device).
+template <ExecutionSpace E, class V, class Comp>
+void sort(const E& exec, const V& v, Comp comp) {
+  impl::check_rank1(v, "sort");
+  exec.fence();
+  auto a = impl::to_host_vector(v);
+  impl::host_stable_sort(a, comp);
+  impl::from_host_vector(v, a);
+}
+template <class V>
+void sort(const V& v) {
+  sort(impl::exec_for_memory_t<typename V::memory_space>(), v);
+}
+/// Sorts keys ascending and applies the same permutation to values (stable: equal keys keep their values' order).
+template <ExecutionSpace E, class K, class V>
+void sort_by_key(const E& exec, const K& keys, const V& values) {
+  impl::check_rank1(keys, "sort_by_key");
+  impl::check_rank1(values, "sort_by_key");
+  impl::check_same_size("sort_by_key", keys, values);
+  using T = typename K::non_const_value_type;
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    impl::radix_sort(exec, keys, &values);
+  } else {
+    sort_by_key(exec, keys, values, [](const T& x, const T& y) { return x < y; });
+  }
+}
+template <ExecutionSpace E, class K, class V, class Comp>
+void sort_by_key(const E& exec, const K& keys, const V& values, Comp comp) {
+  impl::check_rank1(keys, "sort_by_key");
+  impl::check_same_size("sort_by_key", keys, values);
+  exec.fence();
+  auto k = impl::to_host_vector(keys);
+  auto v = impl::to_host_vector(values);
+  using KT = typename K::non_const_value_type;
+  using VT = typename V::non_const_value_type;
+  std::vector<std::pair<KT, VT>> kv(k.size());
+  for (std::size_t i = 0; i < k.size(); ++i) kv[i] = {k[i], v[i]};
+  impl::host_stable_sort(kv, [comp](const std::pair<KT, VT>& a, const std::pair<KT, VT>& b) { return comp(a.first, b.first); });
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    k[i] = kv[i].first;
+    v[i] = kv[i].second;
+  }
+  impl::from_host_vector(keys, k);
+  impl::from_host_vector(values, v);
+}
+/// The stable variants: both sorts above are stable already.
+template <ExecutionSpace E, class V, class... Comp>
+void stable_sort(const E& exec, const V& v, Comp... comp) {
+  sort(exec, v, comp...);
+}
+template <ExecutionSpace E, class K, class V, class... Comp>
+void stable_sort_by_key(const E& exec, const K& keys, const V& values, Comp... comp) {
+  sort_by_key(exec, keys, values, comp...);
+}
+}  // namespace weft

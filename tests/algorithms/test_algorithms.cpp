@@ -1,0 +1,317 @@
+// algorithms/: sort, sort_by_key, the std algorithms and random numbers on every enabled execution space, each
+// against the std:: algorithm on seeded random inputs (sizes 0, 1, 2^k +- 1 and larger), and Philox against
+// Random123's published known-answer vectors.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include <weft/algorithms.hpp>
+
+#include "test_common.hpp"
+
+namespace ex = weft::experimental;
+
+namespace {
+template <class E>
+std::vector<std::size_t> sizes() {
+  if constexpr (weft_test::is_host_space_v<E>)
+    return {0, 1, 2, 1023, 1025, 65537, 1000003};
+  else
+    return {0, 1, 2, 1023, 1025, 65537};
+}
+template <class T>
+std::vector<T> random_keys(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    if constexpr (std::is_floating_point_v<T>)
+      x = static_cast<T>(std::uniform_real_distribution<double>(-1e3, 1e3)(g));
+    else if constexpr (std::is_signed_v<T>)
+      x = static_cast<T>(static_cast<std::int64_t>(g()) >> (64 - 8 * sizeof(T)));
+    else
+      x = static_cast<T>(g());
+  }
+  return v;
+}
+template <class V, class T>
+V device_copy(const char* label, const std::vector<T>& h) {
+  V v(label, h.size());
+  weft_test::upload(v, h);
+  return v;
+}
+template <class V>
+auto host_vector(const V& v) {
+  auto h = weft_test::on_host(v);
+  std::vector<typename V::non_const_value_type> out(v.extent(0));
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = h(i);
+  return out;
+}
+/// The documented key order (IEEE total order of the bit patterns for floating point), for the reference sort.
+template <class T>
+bool key_less(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return weft::impl::RadixKey<T>::to(a) < weft::impl::RadixKey<T>::to(b);
+  } else {
+    return a < b;
+  }
+}
+template <class T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("sort: arithmetic keys by radix, against std::stable_sort", E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  auto run = [](auto zero, std::uint64_t seed) {
+    using T = decltype(zero);
+    for (std::size_t n : sizes<E>()) {
+      INFO("n = ", n, ", type size ", sizeof(T));
+      auto h = random_keys<T>(n, seed + n);
+      if constexpr (std::is_floating_point_v<T>) {
+        if (n > 8) {  // the special values, with duplicates
+          h[1] = T(-0.0), h[2] = T(0.0), h[3] = std::numeric_limits<T>::quiet_NaN(), h[4] = -std::numeric_limits<T>::infinity();
+          h[5] = std::numeric_limits<T>::infinity(), h[6] = -std::numeric_limits<T>::quiet_NaN(), h[7] = h[8];
+        }
+      }
+      auto v = device_copy<weft::View<T*, M>>("keys", h);
+      weft::sort(E(), v);
+      std::stable_sort(h.begin(), h.end(), key_less<T>);
+      const auto got = host_vector(v);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(same_bits(got[i], h[i]));
+    }
+  };
+  run(std::uint32_t{}, 1);
+  run(std::int64_t{}, 2);
+  run(float{}, 3);
+  run(double{}, 4);
+  run(std::int16_t{}, 5);
+}
+
+TEST_CASE_TEMPLATE("sort_by_key keeps equal keys' values in order; comparator sorts; strided Views", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(4097), std::size_t(100003)}) {
+    std::mt19937 g(7 + n);
+    std::vector<int> keys(n);
+    std::vector<long> vals(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      keys[i] = static_cast<int>(g() % 97) - 48;  // many duplicates, negative too
+      vals[i] = static_cast<long>(i);
+    }
+    auto k = device_copy<weft::View<int*, M>>("k", keys);
+    auto v = device_copy<weft::View<long*, M>>("v", vals);
+    weft::sort_by_key(E(), k, v);
+    std::vector<std::pair<int, long>> ref(n);
+    for (std::size_t i = 0; i < n; ++i) ref[i] = {keys[i], vals[i]};
+    std::stable_sort(ref.begin(), ref.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    const auto gk = host_vector(k);
+    const auto gv = host_vector(v);
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(gk[i] == ref[i].first);
+      REQUIRE(gv[i] == ref[i].second);
+    }
+    // descending by comparator, on a strided subview (every other element of a 2-column View)
+    auto hd = random_keys<double>(n, 99 + n);
+    weft::View<double**, weft::LayoutRight, M> two("two", n, 2);
+    {
+      auto h2 = weft::create_mirror_view(two);
+      for (std::size_t i = 0; i < n; ++i) h2(i, 0) = hd[i], h2(i, 1) = -1.0;
+      weft::deep_copy(two, h2);
+    }
+    auto col = weft::subview(two, weft::ALL, 0);
+    weft::sort(E(), col, [](double a, double b) { return a > b; });
+    std::sort(hd.begin(), hd.end(), std::greater<double>());
+    auto h2 = weft_test::on_host(two);
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(h2(i, 0) == hd[i]);
+      REQUIRE(h2(i, 1) == -1.0);
+    }
+  }
+  weft::View<int*, M> a("a", 3), b("b", 4);
+  CHECK_THROWS_WITH_AS(weft::sort_by_key(E(), a, b), doctest::Contains("\"a\" has 3 elements but \"b\" has 4"),
+                       weft::Error);
+}
+
+TEST_CASE_TEMPLATE("scans, copy_if, remove_if, unique, against std::", E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (std::size_t n : sizes<E>()) {
+    INFO("n = ", n);
+    std::mt19937 g(11 + n);
+    std::vector<long> h(n);
+    for (auto& x : h) x = static_cast<long>(g() % 2001) - 1000;
+    auto src = device_copy<weft::View<long*, M>>("src", h);
+    weft::View<long*, M> dst("dst", n);
+    std::vector<long> ref(n);
+
+    ex::inclusive_scan(E(), src, dst);
+    std::inclusive_scan(h.begin(), h.end(), ref.begin());
+    REQUIRE(host_vector(dst) == ref);
+    ex::exclusive_scan(E(), src, dst, 7L);
+    std::exclusive_scan(h.begin(), h.end(), ref.begin(), 7L);
+    REQUIRE(host_vector(dst) == ref);
+    auto maxop = WEFT_LAMBDA(long a, long b) { return a > b ? a : b; };
+    ex::inclusive_scan(E(), src, dst, maxop, -5L);
+    std::inclusive_scan(h.begin(), h.end(), ref.begin(), [](long a, long b) { return std::max(a, b); }, -5L);
+    REQUIRE(host_vector(dst) == ref);
+    auto sq = WEFT_LAMBDA(long x) { return x * x; };
+    ex::transform_exclusive_scan(E(), src, dst, 1L, ex::Plus{}, sq);
+    std::transform_exclusive_scan(h.begin(), h.end(), ref.begin(), 1L, std::plus<>(), [](long x) { return x * x; });
+    REQUIRE(host_vector(dst) == ref);
+    ex::transform_inclusive_scan(E(), src, dst, ex::Plus{}, sq);
+    std::transform_inclusive_scan(h.begin(), h.end(), ref.begin(), std::plus<>(), [](long x) { return x * x; });
+    REQUIRE(host_vector(dst) == ref);
+    ex::inclusive_scan(E(), dst, dst);  // in place
+    std::inclusive_scan(ref.begin(), ref.end(), ref.begin());
+    REQUIRE(host_vector(dst) == ref);
+
+    auto even = WEFT_LAMBDA(long x) { return x % 2 == 0; };
+    const std::size_t c = ex::copy_if(E(), src, dst, even);
+    std::vector<long> sel;
+    std::copy_if(h.begin(), h.end(), std::back_inserter(sel), [](long x) { return x % 2 == 0; });
+    REQUIRE(c == sel.size());
+    auto gd = host_vector(dst);
+    gd.resize(c);
+    REQUIRE(gd == sel);
+    REQUIRE(ex::count_if(E(), src, even) == sel.size());
+
+    auto work = device_copy<weft::View<long*, M>>("work", h);
+    const std::size_t kept = ex::remove_if(E(), work, even);
+    std::vector<long> rest = h;
+    rest.erase(std::remove_if(rest.begin(), rest.end(), [](long x) { return x % 2 == 0; }), rest.end());
+    REQUIRE(kept == rest.size());
+    auto gw = host_vector(work);
+    gw.resize(kept);
+    REQUIRE(gw == rest);
+
+    std::vector<long> runs(n);
+    for (std::size_t i = 0; i < n; ++i) runs[i] = static_cast<long>(g() % 3);
+    auto u = device_copy<weft::View<long*, M>>("u", runs);
+    const std::size_t nu = ex::unique(E(), u);
+    runs.erase(std::unique(runs.begin(), runs.end()), runs.end());
+    REQUIRE(nu == runs.size());
+    auto gu = host_vector(u);
+    gu.resize(nu);
+    REQUIRE(gu == runs);
+  }
+  weft::View<int*, M> big("big", 10), small("small", 2);
+  ex::fill(E(), big, 4);
+  CHECK_THROWS_WITH_AS(ex::copy_if(E(), big, small, WEFT_LAMBDA(int x) { return x == 4; }),
+                       doctest::Contains("10 elements of \"big\" pass but dst \"small\" holds 2"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("elementwise algorithms, searches, histogram", E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1025), std::size_t(65537)}) {
+    INFO("n = ", n);
+    std::mt19937 g(21 + n);
+    std::vector<double> h(n);
+    for (auto& x : h) x = std::uniform_real_distribution<double>(-10, 10)(g);
+    if (n > 10) h[n / 2] = h[3];  // a tie for min/max if h[3] is extreme
+    auto v = device_copy<weft::View<double*, M>>("v", h);
+    REQUIRE(ex::min_element(E(), v) == static_cast<std::size_t>(std::min_element(h.begin(), h.end()) - h.begin()));
+    REQUIRE(ex::max_element(E(), v) == static_cast<std::size_t>(std::max_element(h.begin(), h.end()) - h.begin()));
+    auto big = WEFT_LAMBDA(double x) { return x > 9.0; };
+    REQUIRE(ex::find_if(E(), v, big) ==
+            static_cast<std::size_t>(std::find_if(h.begin(), h.end(), [](double x) { return x > 9.0; }) - h.begin()));
+    REQUIRE(ex::any_of(E(), v, big) == std::any_of(h.begin(), h.end(), [](double x) { return x > 9.0; }));
+    REQUIRE(ex::all_of(E(), v, WEFT_LAMBDA(double x) { return x < 10.0; }));
+    REQUIRE(ex::none_of(E(), v, WEFT_LAMBDA(double x) { return x >= 10.0; }));
+
+    weft::View<double*, M> w("w", n), d("d", n);
+    ex::transform(E(), v, w, WEFT_LAMBDA(double x) { return 2.0 * x + 1.0; });
+    ex::reverse(E(), w);
+    ex::adjacent_difference(E(), v, d);
+    const auto gw = host_vector(w);
+    const auto gd = host_vector(d);
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(gw[i] == 2.0 * h[n - 1 - i] + 1.0);
+      REQUIRE(gd[i] == (i == 0 ? h[0] : h[i] - h[i - 1]));
+    }
+    ex::copy(E(), v, w);
+    REQUIRE(ex::equal(E(), v, w));
+    if (n) {
+      ex::fill(E(), subview(w, std::pair<std::size_t, std::size_t>(n - 1, n)), 1e9);
+      REQUIRE_FALSE(ex::equal(E(), v, w));
+    }
+    weft::View<long*, M> io("io", n);
+    ex::iota(E(), io, 5L);
+    const auto gi = host_vector(io);
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(gi[i] == 5L + static_cast<long>(i));
+
+    weft::View<long*, M> bins("bins", 7);
+    ex::histogram(E(), v, bins, -10.0, 10.0);
+    ex::histogram(E(), v, bins, -10.0, 10.0);  // accumulates
+    std::vector<long> hb(7, 0);
+    for (double x : h) {
+      const double t = (x + 10.0) * (7.0 / 20.0);
+      if (t >= 0 && t < 7) hb[static_cast<std::size_t>(t)] += 2;
+    }
+    REQUIRE(host_vector(bins) == hb);
+  }
+}
+
+TEST_CASE("Philox4x32-10 against Random123's known-answer vectors") {
+  struct Kat {
+    std::uint32_t ctr[4], key[2], out[4];
+  };
+  const Kat kats[] = {
+      {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
+      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0xffffffff, 0xffffffff},
+       {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+      {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0},
+       {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+  };
+  for (const auto& k : kats) {
+    std::uint32_t c[4] = {k.ctr[0], k.ctr[1], k.ctr[2], k.ctr[3]};
+    weft::Philox4x32::apply(c, k.key);
+    for (int i = 0; i < 4; ++i) CHECK(c[i] == k.out[i]);
+  }
+}
+
+TEST_CASE_TEMPLATE("fill_random: the same bits on every backend, uniform by chi-square; the pool", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  const std::size_t n = 1 << 20;
+  weft::View<double*, M> u("u", n);
+  weft::fill_random(E(), u, 20261129, -2.0, 3.0);
+  const auto got = host_vector(u);
+  int bins[100] = {};
+  for (std::size_t i = 0; i < n; ++i) {
+    const double want = std::fma(weft::random_uniform(20261129, i), 5.0, -2.0);  // computed here, on the host
+    REQUIRE(same_bits(got[i], want));
+    REQUIRE((got[i] >= -2.0 && got[i] < 3.0));
+    ++bins[static_cast<int>((got[i] + 2.0) / 5.0 * 100)];
+  }
+  double chi2 = 0;
+  const double expect = double(n) / 100;
+  for (int b : bins) chi2 += (b - expect) * (b - expect) / expect;
+  CHECK(chi2 < 148.2);  // 99 degrees of freedom: the 0.999 quantile
+  weft::View<int*, M> dice("dice", 10000);
+  weft::fill_random(E(), dice, 5, 1, 7);
+  REQUIRE(ex::all_of(E(), dice, WEFT_LAMBDA(int x) { return x >= 1 && x < 7; }));
+
+  // The pool: every generator draws from its own stream, numbers in range.
+  weft::Random_XorShift64_Pool<E> pool(42);
+  weft::View<double*, M> draws("draws", 4096);
+  weft::parallel_for(
+      "pool", weft::RangePolicy<E>(0, 4096), WEFT_LAMBDA(long i) {
+        auto gen = pool.get_state();
+        draws(i) = gen.drand(-1.0, 1.0);
+        pool.free_state(gen);
+      });
+  auto hd = host_vector(draws);
+  std::sort(hd.begin(), hd.end());
+  CHECK(std::adjacent_find(hd.begin(), hd.end()) == hd.end());  // 4096 distinct values: distinct streams
+  CHECK(hd.front() >= -1.0);
+  CHECK(hd.back() < 1.0);
+  CHECK_THROWS_WITH_AS(weft::fill_random(E(), u, 1, 3.0, 3.0), doctest::Contains("[3.000000, 3.000000) is empty"),
+                       weft::Error);
+}
