@@ -77,3 +77,27 @@ TEST_CASE("a Kokkos program of the core subset compiles and runs on Weft") {
 }
 
 }  // namespace
+
+TEST_CASE("Kokkos::sort, Kokkos::Experimental algorithms and Kokkos::Random_XorShift64_Pool") {
+  const int n = 1000;
+  Kokkos::View<int*> v("v", n);
+  Kokkos::Random_XorShift64_Pool<> pool(12345);
+  Kokkos::parallel_for(
+      "draw", n, KOKKOS_LAMBDA(const int i) {
+        auto g = pool.get_state();
+        v(i) = g.rand(100);
+        pool.free_state(g);
+      });
+  Kokkos::sort(Kokkos::DefaultExecutionSpace(), v);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  for (int i = 1; i < n; ++i) REQUIRE(h(i - 1) <= h(i));
+  CHECK(h(0) >= 0);
+  CHECK(h(n - 1) < 100);
+  Kokkos::View<int*> s("s", n);
+  Kokkos::Experimental::inclusive_scan(Kokkos::DefaultExecutionSpace(), v, s);
+  auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s);
+  long sum = 0;
+  for (int i = 0; i < n; ++i) sum += h(i);
+  CHECK(hs(n - 1) == sum);
+  CHECK(Kokkos::Experimental::min_element(Kokkos::DefaultExecutionSpace(), v) == 0);
+}

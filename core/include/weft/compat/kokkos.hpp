@@ -7,6 +7,14 @@
 #include <string>
 
 #include <weft/weft.hpp>
+// Kokkos::sort, the random pools and Kokkos::Experimental's std algorithms, when weft's algorithms are on the
+// include path (link Weft::algorithms).
+#if __has_include(<weft/algorithms.hpp>)
+#include <weft/algorithms.hpp>
+#define WEFT_COMPAT_HAS_ALGORITHMS 1
+#else
+#define WEFT_COMPAT_HAS_ALGORITHMS 0
+#endif
 
 #define KOKKOS_LAMBDA WEFT_LAMBDA
 #define KOKKOS_CLASS_LAMBDA WEFT_CLASS_LAMBDA
@@ -33,6 +41,9 @@ using ::weft::WithoutInitializing;
 
 namespace Experimental {
 using ::weft::MinMaxLoc;
+#if WEFT_COMPAT_HAS_ALGORITHMS
+using namespace ::weft::experimental;  // Kokkos::Experimental::copy_if, inclusive_scan, min_element, ...
+#endif
 }  // namespace Experimental
 
 /// Kokkos::Profiling / Kokkos::Tools regions, sections and metadata, on Weft's tools interface.
