@@ -1,7 +1,8 @@
 // weft-md: Lennard-Jones molecular dynamics in the style of miniMD. An FCC lattice (reduced density 0.8442)
 // in a periodic box, velocities for temperature 1.44, velocity-Verlet with dt = 0.005, the LJ potential cut at
 // 2.5 sigma and shifted to zero there. Neighbour lists (full, cutoff + skin 0.3) are rebuilt every 20 steps from
-// cell lists made with an atomic count, an exclusive scan and an atomic fill; forces run as a TeamPolicy kernel
+// cell lists made with an atomic count, an exclusive scan and a stable weft::sort_by_key of the atoms by cell
+// (deterministic order: the same forces on every run and backend); forces run as a TeamPolicy kernel
 // (one atom per thread, its neighbours over the vector lanes).
 //
 // Validation: (1) forces on a small perturbed lattice match an O(N^2) minimum-image loop on the host in long
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include <weft/algorithms.hpp>
 #include <weft/weft.hpp>
 
 #include "app_common.hpp"
@@ -63,7 +65,7 @@ class Md {
     cell_of_ = IntV("cell_of", natoms_);
     count_ = IntV("cell_count", std::size_t(ncell_) * ncell_ * ncell_);
     offset_ = IntV("cell_offset", std::size_t(ncell_) * ncell_ * ncell_ + 1);
-    fill_ = IntV("cell_fill", std::size_t(ncell_) * ncell_ * ncell_);
+    fill_ = IntV("cell_sort_keys", natoms_);
     perm_ = IntV("cell_atoms", natoms_);
     numneigh_ = IntV("numneigh", natoms_);
     lattice(perturb, seed);
@@ -133,16 +135,15 @@ class Md {
         });
     weft::parallel_scan(
         "md::cell_offsets", Range(exec_, 0, ncells), WEFT_LAMBDA(std::int64_t c, int& upd, bool final) {
-          if (final) {
-            offset(c) = upd;
-            fill(c) = upd;
-          }
+          if (final) offset(c) = upd;
           upd += count(c);
           if (final && c == ncells - 1) offset(ncells) = upd;
         });
-    weft::parallel_for(
-        "md::fill_cells", Range(exec_, 0, natoms_),
-        WEFT_LAMBDA(std::int64_t i) { perm(weft::atomic_fetch_add(&fill(cell_of(i)), 1)) = static_cast<int>(i); });
+    // The atoms of each cell, in atom order: a stable sort of the atom ids by cell (so the neighbour lists, and
+    // with them the force sums, come out the same on every run and every backend).
+    weft::deep_copy(exec_, fill, cell_of);
+    weft::experimental::iota(exec_, perm, 0);
+    weft::sort_by_key(exec_, fill, perm);
     for (;;) {
       if (neigh_.extent(1) == 0) neigh_ = Neigh("neighbors", natoms_, maxneigh_);
       const int most = fill_neighbors();

@@ -2,5 +2,6 @@
 #pragma once
 
 #include <weft/linalg/blas1.hpp>
+#include <weft/linalg/blas2.hpp>
 #include <weft/linalg/gemm.hpp>
 #include <weft/linalg/sparse.hpp>

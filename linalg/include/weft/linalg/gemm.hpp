@@ -20,7 +20,12 @@ namespace weft::linalg {
 /// The transpose of a rank-2 View, read where it is used (std::linalg::transposed).
 template <class V>
 struct Transposed {
+  using value_type = typename V::value_type;
+  using non_const_value_type = typename V::non_const_value_type;
+  using memory_space = typename V::memory_space;
   V view;
+  std::size_t extent(int k) const { return view.extent(1 - k); }
+  std::string label() const { return view.label(); }
 };
 template <class V>
 Transposed<V> transposed(const V& v) {
