@@ -37,4 +37,8 @@ function(weft_compile_for_backend target)
   endif()
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp -diag-suppress=20012>)
+  if(WEFT_CUDA_RESOURCE_REPORT)
+    # ptxas's report for every kernel instantiation: registers, shared memory, stack, spills.
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v>)
+  endif()
 endfunction()

@@ -18,8 +18,23 @@
 #include <weft/impl/tools.hpp>
 #include <weft/profiling.hpp>
 
+#include <weft/config.hpp>
+#if WEFT_HAS_CUDA && __has_include(<nvtx3/nvToolsExt.h>)
+#include <nvtx3/nvToolsExt.h>
+#define WEFT_HAS_NVTX 1
+#else
+#define WEFT_HAS_NVTX 0
+#endif
+
 namespace weft::impl::tools {
 bool g_active = false;
+bool g_print_launches = false;
+
+void print_launch(const char* label, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                  std::size_t shared_bytes) {
+  std::fprintf(stderr, "weft launch \"%s\": grid (%u,%u,%u) block (%u,%u,%u) dynamic shared %zu bytes\n",
+               label && *label ? label : "(unlabeled)", gx, gy, gz, bx, by, bz, shared_bytes);
+}
 
 namespace {
 constexpr std::uint64_t interface_version = 20211015;  // the Kokkos Tools interface version Weft speaks
@@ -189,14 +204,24 @@ void initialize(const std::string_view& libs, const std::string_view& profile) {
   }
   for (std::size_t i = 0; i < g_tools.size(); ++i)
     if (g_tools[i].init) g_tools[i].init(static_cast<int>(i), interface_version, 0, nullptr);
-  const std::string p(profile);
-  if (p == "summary") {
-    g_timer = true;
-  } else if (p.rfind("json:", 0) == 0 && p.size() > 5) {
-    g_timer = true;
-    g_json = p.substr(5);
-  } else if (!p.empty() && p != "off") {
-    throw Error("weft::initialize: WEFT_PROFILE=" + p + " is not known; use summary or json:PATH (or off)");
+  // A comma-separated list: summary | json:PATH, and launches.
+  std::string list_p(profile);
+  std::size_t at = 0;
+  while (at <= list_p.size() && !list_p.empty()) {
+    const std::size_t comma = list_p.find(',', at);
+    const std::string p = list_p.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    at = comma == std::string::npos ? list_p.size() + 1 : comma + 1;
+    if (p == "summary") {
+      g_timer = true;
+    } else if (p.rfind("json:", 0) == 0 && p.size() > 5) {
+      g_timer = true;
+      g_json = p.substr(5);
+    } else if (p == "launches") {
+      g_print_launches = true;
+    } else if (!p.empty() && p != "off") {
+      throw Error("weft::initialize: WEFT_PROFILE=" + list_p + " is not known; use summary, json:PATH and/or "
+                  "launches, separated by commas (or off)");
+    }
   }
   g_active = g_timer || !g_tools.empty();
 }
@@ -212,6 +237,7 @@ void finalize() {
   g_timer = false;
   g_json.clear();
   g_active = false;
+  g_print_launches = false;
 }
 
 void begin_kernel(Kind kind, std::string_view label, const char* type_name, std::uint32_t device_id,
@@ -224,10 +250,16 @@ void begin_kernel(Kind kind, std::string_view label, const char* type_name, std:
     if (g_tools[i].begin[k]) g_tools[i].begin[k](name.c_str(), device_id, &t.ids[i]);
   }
   t.timer_slot = g_timer ? stat(k, name) : nullptr;
+#if WEFT_HAS_NVTX
+  nvtxRangePushA(name.c_str());
+#endif
   t.start = now();
 }
 void end_kernel(KernelToken& t) {
   const double dt = now() - t.start;
+#if WEFT_HAS_NVTX
+  nvtxRangePop();
+#endif
   const int k = static_cast<int>(t.kind);
   for (std::size_t i = 0; i < g_tools.size(); ++i)
     if (g_tools[i].end[k]) g_tools[i].end[k](t.ids[i]);
@@ -282,12 +314,18 @@ namespace weft::profiling {
 using namespace weft::impl::tools;
 bool is_enabled() noexcept { return g_active; }
 void push_region(const std::string& name) {
+#if WEFT_HAS_NVTX
+  nvtxRangePushA(name.c_str());  // Nsight Systems shows Weft regions with or without a tool library
+#endif
   if (!g_active) return;
   for (auto& t : g_tools)
     if (t.push) t.push(name.c_str());
   if (g_timer) t_regions.emplace_back(name, now());
 }
 void pop_region() {
+#if WEFT_HAS_NVTX
+  nvtxRangePop();
+#endif
   if (!g_active) return;
   for (auto& t : g_tools)
     if (t.pop) t.pop();

@@ -3,6 +3,7 @@
 // (WEFT_PROFILE). When neither is on, each hook costs one predictable branch on a global flag.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -10,6 +11,10 @@ namespace weft::impl::tools {
 
 /// True when a tool library or the built-in timer listens.
 extern bool g_active;
+/// WEFT_PROFILE=launches: every GPU kernel launch prints its label, grid, block and dynamic shared memory.
+extern bool g_print_launches;
+void print_launch(const char* label, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                  std::size_t shared_bytes);
 
 enum class Kind : int { parallel_for, parallel_reduce, parallel_scan };
 

@@ -162,6 +162,8 @@ struct CudaVendor {
   static int multiprocessor_count() { return cuda_multiprocessor_count(); }
   template <class Shape, class K>
   static void launch(const Cuda& exec, const char* label, const Shape& s, const K& k) {
+    if (impl::tools::g_print_launches) [[unlikely]]
+      impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
     cuda_kernel<K><<<dim3(s.grid.x, s.grid.y, s.grid.z), dim3(s.block.x, s.block.y, s.block.z), s.shared_bytes,
                      exec.cuda_stream()>>>(k);
     cuda_check_launch(label);

@@ -87,6 +87,8 @@ struct EmuVendor {
   static int multiprocessor_count() { return emu::multiprocessor_count(); }
   template <class Shape, class K>
   static void launch(const GpuEmu&, const char* label, const Shape& s, const K& k) {
+    if (impl::tools::g_print_launches) [[unlikely]]
+      impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
     emu::launch(
         label, {s.grid.x, s.grid.y, s.grid.z}, {s.block.x, s.block.y, s.block.z}, s.shared_bytes,
         [](const void* p) { (*static_cast<const K*>(p))(); }, &k);
