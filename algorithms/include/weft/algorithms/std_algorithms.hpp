@@ -396,6 +396,77 @@ std::size_t unique(const E& exec, const V& v) {
   return kept;
 }
 
+/// Stable partition: the elements satisfying pred first, then the others, each in their order; returns the
+/// number satisfying pred.
+template <ExecutionSpace E, class V, class Pred>
+std::size_t partition(const E& exec, const V& v, Pred pred) {
+  weft::impl::check_rank1(v, "partition");
+  using T = typename V::non_const_value_type;
+  const std::size_t n = v.extent(0);
+  View<T*, typename V::memory_space> tmp(view_alloc(WithoutInitializing, v.label() + " (partition)"), n);
+  copy(exec, v, tmp);
+  View<T*, typename V::memory_space> packed(view_alloc(WithoutInitializing, v.label() + " (partition out)"), n);
+  const std::size_t yes = copy_if(exec, tmp, packed, pred);
+  copy_if(exec, tmp, subview(packed, std::pair<std::size_t, std::size_t>(yes, n)), impl::Not<Pred>{pred});
+  copy(exec, packed, v);
+  return yes;
+}
+
+namespace impl {
+/// The first index of every run of equal consecutive keys, and their number.
+template <class E, class K>
+std::pair<View<std::int64_t*, typename K::memory_space>, std::size_t> run_starts(const E& exec, const K& keys) {
+  const std::int64_t n = size_of(keys);
+  View<std::int64_t*, typename K::memory_space> idx(view_alloc(WithoutInitializing, "weft::runs (indices)"), n);
+  View<std::int64_t*, typename K::memory_space> starts(view_alloc(WithoutInitializing, "weft::runs (starts)"), n + 1);
+  iota(exec, idx, std::int64_t(0));
+  const std::size_t runs =
+      copy_if(exec, idx, starts, WEFT_LAMBDA(std::int64_t i) { return i == 0 || !(keys(i) == keys(i - 1)); });
+  const std::int64_t end = n;
+  parallel_for("weft::runs (end)", Range<E>(exec, 0, 1), WEFT_LAMBDA(std::int64_t) { starts(runs) = end; });
+  return {starts, runs};
+}
+}  // namespace impl
+
+/// For each run of equal consecutive keys: its key and the sum of its values, in order; returns the number of
+/// runs. Each run is summed by one thread (runs are independent; one very long run is serial).
+template <ExecutionSpace E, class K, class V, class OK, class OV>
+std::size_t reduce_by_key(const E& exec, const K& keys, const V& values, const OK& out_keys, const OV& out_values) {
+  weft::impl::check_same_size("reduce_by_key", keys, values);
+  auto [starts, runs] = impl::run_starts(exec, keys);
+  if (runs > out_keys.extent(0) || runs > out_values.extent(0))
+    throw Error("weft::experimental::reduce_by_key: " + std::to_string(runs) + " runs of keys in \"" + keys.label() +
+                "\" but the outputs hold " + std::to_string(out_keys.extent(0)) + " and " +
+                std::to_string(out_values.extent(0)) + "; give outputs as large as the number of runs");
+  using T = typename OV::non_const_value_type;
+  auto st = starts;
+  parallel_for("weft::experimental::reduce_by_key", impl::Range<E>(exec, 0, static_cast<std::int64_t>(runs)),
+               WEFT_LAMBDA(std::int64_t j) {
+                 T s{};
+                 for (std::int64_t i = st(j); i < st(j + 1); ++i) s += values(i);
+                 out_keys(j) = keys(st(j));
+                 out_values(j) = s;
+               });
+  return runs;
+}
+/// out(i) = the sum of values(j) over the run of equal consecutive keys that holds i, for j <= i.
+template <ExecutionSpace E, class K, class V, class O>
+void inclusive_scan_by_key(const E& exec, const K& keys, const V& values, const O& out) {
+  weft::impl::check_same_size("inclusive_scan_by_key", keys, values);
+  weft::impl::check_same_size("inclusive_scan_by_key", keys, out);
+  auto [starts, runs] = impl::run_starts(exec, keys);
+  using T = typename O::non_const_value_type;
+  auto st = starts;
+  parallel_for("weft::experimental::inclusive_scan_by_key", impl::Range<E>(exec, 0, static_cast<std::int64_t>(runs)),
+               WEFT_LAMBDA(std::int64_t j) {
+                 T s{};
+                 for (std::int64_t i = st(j); i < st(j + 1); ++i) {
+                   s += values(i);
+                   out(i) = s;
+                 }
+               });
+}
+
 // ---- histogram ------------------------------------------------------------------------------------------
 /// bins(k) += the number of values in [lo + k w, lo + (k+1) w), w = (hi - lo) / bins.extent(0); values outside
 /// [lo, hi) (and NaN) are not counted. Counts are privatised per block, then summed: no atomics.
