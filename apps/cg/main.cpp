@@ -67,8 +67,8 @@ Matrix build_matrix(const weft::comm::CartesianDecomposition& dec, const long n[
             }
         rm.push_back(static_cast<std::int64_t>(ent.size()));
       }
-  return Matrix::from_host_arrays("27-point operator", static_cast<int>(rows),
-                                  static_cast<int>((n[0] + 2) * p1 * p2), rm, ent, val);
+  return Matrix::from_host_arrays("27-point operator", static_cast<int>(rows), static_cast<int>((n[0] + 2) * p1 * p2),
+                                  rm, ent, val);
 }
 
 /// row index of interior point (i, j, k) of the padded grid
@@ -87,7 +87,7 @@ struct Cg {
   long n[3];
   long rows;
   Matrix A;
-  Grid p;     // the search direction on the padded grid; ghosts outside the global grid stay zero
+  Grid p;      // the search direction on the padded grid; ghosts outside the global grid stay zero
   Vec p_flat;  // the same memory, as SpMV's x
   Vec x, r, Ap, b, xstar;
   weft::comm::Halo<Grid> halo;
@@ -132,8 +132,8 @@ struct Cg {
     const RowOf ro = row_of;
     weft::parallel_for(
         "cg::manufactured", interior, WEFT_LAMBDA(std::int64_t i, std::int64_t j, std::int64_t k) {
-          const double v = 1.0 + 0.5 * sin(0.37 * double(o0 + i - 1) + 0.11 * double(o1 + j - 1) +
-                                            0.23 * double(o2 + k - 1));
+          const double v =
+              1.0 + 0.5 * sin(0.37 * double(o0 + i - 1) + 0.11 * double(o1 + j - 1) + 0.23 * double(o2 + k - 1));
           pp(i, j, k) = v;
           xs(ro(i, j, k)) = v;
         });
@@ -150,8 +150,9 @@ struct Cg {
     auto rr = r;
     const RowOf ro = row_of;
     weft::parallel_for(
-        "cg::update_p", interior,
-        WEFT_LAMBDA(std::int64_t i, std::int64_t j, std::int64_t k) { pp(i, j, k) = rr(ro(i, j, k)) + beta * pp(i, j, k); });
+        "cg::update_p", interior, WEFT_LAMBDA(std::int64_t i, std::int64_t j, std::int64_t k) {
+          pp(i, j, k) = rr(ro(i, j, k)) + beta * pp(i, j, k);
+        });
   }
   /// p(interior) = r + beta p(interior)
   void update_p(double beta) {
@@ -167,7 +168,9 @@ struct Cg {
     double s = 0;
     weft::parallel_reduce(
         "cg::p_dot_Ap", interior,
-        WEFT_LAMBDA(std::int64_t i, std::int64_t j, std::int64_t k, double& acc) { acc += pp(i, j, k) * ap(ro(i, j, k)); },
+        WEFT_LAMBDA(std::int64_t i, std::int64_t j, std::int64_t k, double& acc) {
+          acc += pp(i, j, k) * ap(ro(i, j, k));
+        },
         s);
     return s;
   }
@@ -229,7 +232,8 @@ struct Cg {
       exec.fence();
       const double s0 = weft_app::now();
       weft::parallel_for(
-          "cg::triad", weft::RangePolicy<Exec>(exec, 0, len), WEFT_LAMBDA(std::int64_t q) { ta(q) = tb(q) + 0.4 * tc(q); });
+          "cg::triad", weft::RangePolicy<Exec>(exec, 0, len),
+          WEFT_LAMBDA(std::int64_t q) { ta(q) = tb(q) + 0.4 * tc(q); });
       exec.fence();
       times.push_back(weft_app::now() - s0);
     }
@@ -286,8 +290,7 @@ int run(const Options& o, const weft::comm::Communicator& world) {
   auto gsum = [&](double v) { return world.allreduce(v, weft::comm::Sum{}); };
   const double spmv_s = gmax(cg.spmv_t.seconds), dot_s = gmax(cg.dot_t.seconds), axpy_s = gmax(cg.axpy_t.seconds),
                halo_s = gmax(cg.halo_t);
-  const double spmv_flops = gsum(cg.spmv_t.flops), dot_flops = gsum(cg.dot_t.flops),
-               axpy_flops = gsum(cg.axpy_t.flops);
+  const double spmv_flops = gsum(cg.spmv_t.flops), dot_flops = gsum(cg.dot_t.flops), axpy_flops = gsum(cg.axpy_t.flops);
   const double spmv_bytes = static_cast<double>(it) * (nnz_total * 12.0 + rows_total * 24.0);
   const double spmv_bw = spmv_s > 0 ? spmv_bytes / spmv_s : 0;
   const double total_gflops = (spmv_flops + dot_flops + axpy_flops) / elapsed * 1e-9;

@@ -74,8 +74,7 @@ class Args {
     if (t.empty()) return fallback;
     char* end = nullptr;
     const long long v = std::strtoll(t.c_str(), &end, 10);
-    if (*end != '\0' || v < 1)
-      usage_error(app_, name + " needs a positive integer, got \"" + t + "\"");
+    if (*end != '\0' || v < 1) usage_error(app_, name + " needs a positive integer, got \"" + t + "\"");
     if (v > max) usage_error(app_, name + " = " + t + " is larger than the limit " + std::to_string(max));
     return v;
   }
@@ -84,7 +83,8 @@ class Args {
     if (t.empty()) return fallback;
     char* end = nullptr;
     const double v = std::strtod(t.c_str(), &end);
-    if (*end != '\0' || !(v > 0) || !std::isfinite(v)) usage_error(app_, name + " needs a positive number, got \"" + t + "\"");
+    if (*end != '\0' || !(v > 0) || !std::isfinite(v))
+      usage_error(app_, name + " needs a positive number, got \"" + t + "\"");
     return v;
   }
   /// Call after reading every option: anything left over is an error.
@@ -110,8 +110,10 @@ inline void check_memory(const std::string& app, double bytes, int ranks_per_nod
   const double total = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   if (total > 0 && bytes * ranks_per_node > 0.9 * total) {
     char b[200];
-    std::snprintf(b, sizeof b, "the problem needs %.1f GB per rank (x%d ranks on this node) but the machine has %.1f GB; give a smaller size",
-                  bytes / 1e9, ranks_per_node, total / 1e9);
+    std::snprintf(
+        b, sizeof b,
+        "the problem needs %.1f GB per rank (x%d ranks on this node) but the machine has %.1f GB; give a smaller size",
+        bytes / 1e9, ranks_per_node, total / 1e9);
     usage_error(app, b);
   }
 }
@@ -143,8 +145,8 @@ class Progress {
 struct Result {
   std::string app, backend = ExecSpace::name(), compiler = __VERSION__;
   int ranks = 1;
-  int threads = ExecSpace::impl_is_host_space ? ExecSpace().concurrency()
-                                              : weft::DefaultHostExecutionSpace().concurrency();
+  int threads =
+      ExecSpace::impl_is_host_space ? ExecSpace().concurrency() : weft::DefaultHostExecutionSpace().concurrency();
   std::string fom_name, fom_unit;
   double fom = 0;
   bool valid = false;
@@ -170,11 +172,12 @@ struct Result {
     return b;
   }
   std::string json() const {
-    std::string s = "{\"app\": \"" + escape(app) + "\", \"backend\": \"" + escape(backend) +
-                    "\", \"compiler\": \"" + escape(compiler) + "\", \"ranks\": " + std::to_string(ranks) + ", \"threads\": " + std::to_string(threads) +
-                    ", \"figure_of_merit\": {\"name\": \"" + escape(fom_name) + "\", \"value\": " + number(fom) +
-                    ", \"unit\": \"" + escape(fom_unit) + "\"}, \"valid\": " + (valid ? "true" : "false") +
-                    ", \"validation\": \"" + escape(validation) + "\", \"metrics\": {";
+    std::string s = "{\"app\": \"" + escape(app) + "\", \"backend\": \"" + escape(backend) + "\", \"compiler\": \"" +
+                    escape(compiler) + "\", \"ranks\": " + std::to_string(ranks) +
+                    ", \"threads\": " + std::to_string(threads) + ", \"figure_of_merit\": {\"name\": \"" +
+                    escape(fom_name) + "\", \"value\": " + number(fom) + ", \"unit\": \"" + escape(fom_unit) +
+                    "\"}, \"valid\": " + (valid ? "true" : "false") + ", \"validation\": \"" + escape(validation) +
+                    "\", \"metrics\": {";
     for (std::size_t i = 0; i < metrics.size(); ++i)
       s += (i ? ", \"" : "\"") + escape(metrics[i].first) + "\": " + number(metrics[i].second);
     return s + "}}";

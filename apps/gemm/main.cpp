@@ -106,7 +106,8 @@ int main(int argc, char* argv[]) {
       for (const auto& t : split(sizes)) {
         char* end = nullptr;
         const long v = std::strtol(t.c_str(), &end, 10);
-        if (*end != '\0' || v < 1) weft_app::usage_error("weft-gemm", "--sizes needs positive integers, got \"" + t + "\"");
+        if (*end != '\0' || v < 1)
+          weft_app::usage_error("weft-gemm", "--sizes needs positive integers, got \"" + t + "\"");
         if (v > 46340) weft_app::usage_error("weft-gemm", "--sizes " + t + ": n^2 overflows 32-bit BLAS indices");
         o.sizes.push_back(v);
       }
@@ -128,8 +129,8 @@ int main(int argc, char* argv[]) {
   std::vector<Row> rows;
   try {
     for (const auto& t : o.types)
-      for (long n : o.sizes) rows.push_back(t == "double" ? run_case<double>(n, o.reps, progress)
-                                                          : run_case<float>(n, o.reps, progress));
+      for (long n : o.sizes)
+        rows.push_back(t == "double" ? run_case<double>(n, o.reps, progress) : run_case<float>(n, o.reps, progress));
   } catch (const weft::Error& e) {
     std::fprintf(stderr, "weft-gemm: %s\n", e.what());
     return 2;
@@ -148,7 +149,8 @@ int main(int argc, char* argv[]) {
     ok = ok && row.ok;
     const std::string key = row.type + "_" + std::to_string(row.n);
     r.metrics.push_back({key + "_native_GFLOPs", row.native_gflops});
-    if (row.vendor_gflops > 0) r.metrics.push_back({key + "_native_over_vendor", row.native_gflops / row.vendor_gflops});
+    if (row.vendor_gflops > 0)
+      r.metrics.push_back({key + "_native_over_vendor", row.native_gflops / row.vendor_gflops});
   }
   // the largest double product (or the largest of any type when no double ran)
   const Row* top = nullptr;

@@ -26,7 +26,7 @@ using Field = weft::View<double***, weft::LayoutRight, Exec::memory_space>;
 using Box = weft::MDRangePolicy<Exec, weft::Rank<3>>;
 
 struct Options {
-  long n = 64;           // cells per dimension: global (strong) or per rank (weak)
+  long n = 64;  // cells per dimension: global (strong) or per rank (weak)
   long steps = 100;
   bool weak = false;
   bool overlap = true;
@@ -43,7 +43,8 @@ void update(const Field& u, const Field& un, const double c[3], const long lo[3]
       WEFT_LAMBDA(std::int64_t i, std::int64_t j, std::int64_t k) {
         const double uc = u(i, j, k);
         un(i, j, k) = uc + cx * (u(i - 1, j, k) + u(i + 1, j, k) - 2.0 * uc) +
-                      cy * (u(i, j - 1, k) + u(i, j + 1, k) - 2.0 * uc) + cz * (u(i, j, k - 1) + u(i, j, k + 1) - 2.0 * uc);
+                      cy * (u(i, j - 1, k) + u(i, j + 1, k) - 2.0 * uc) +
+                      cz * (u(i, j, k - 1) + u(i, j, k + 1) - 2.0 * uc);
       });
 }
 
@@ -59,8 +60,10 @@ void update_shell(const Field& u, const Field& un, const double c[3], const long
         a[e] = e < d ? lo[e] : 1;
         b[e] = e < d ? hi[e] : n[e] + 1;
       }
-      if (side == 0) b[d] = lo[d];
-      else a[d] = hi[d];
+      if (side == 0)
+        b[d] = lo[d];
+      else
+        a[d] = hi[d];
       update(u, un, c, a, b);
     }
   }
@@ -107,7 +110,8 @@ int run(const Options& o, const weft::comm::Communicator& world) {
   long inner_lo[3], inner_hi[3];
   for (int d = 0; d < 3; ++d) {
     inner_lo[d] = std::min(n[d] + 1, 1L + (dec.neighbor(d, -1) != weft::comm::CartesianDecomposition::no_neighbor));
-    inner_hi[d] = std::max(inner_lo[d], n[d] + 1 - (dec.neighbor(d, 1) != weft::comm::CartesianDecomposition::no_neighbor));
+    inner_hi[d] =
+        std::max(inner_lo[d], n[d] + 1 - (dec.neighbor(d, 1) != weft::comm::CartesianDecomposition::no_neighbor));
   }
   const long full_lo[3] = {1, 1, 1}, full_hi[3] = {n[0] + 1, n[1] + 1, n[2] + 1};
   Exec exec;
@@ -173,9 +177,8 @@ int run(const Options& o, const weft::comm::Communicator& world) {
   const double per_rank = updates / elapsed / p;
   if (me == 0) {
     std::printf("weft-heat: %ldx%ldx%ld cells (%s scaling), %d rank(s) as %dx%dx%d, %s with %d thread(s), %ld steps\n",
-                global[0], global[1], global[2],
-                o.weak ? "weak" : "strong", p, dec.dims(0), dec.dims(1), dec.dims(2), Exec::name(),
-                weft_app::Result().threads, o.steps);
+                global[0], global[1], global[2], o.weak ? "weak" : "strong", p, dec.dims(0), dec.dims(1), dec.dims(2),
+                Exec::name(), weft_app::Result().threads, o.steps);
     std::printf("  time %.4f s, %.4f s per step; halo (not hidden) %.4f s = %.1f%% of the step time%s\n", elapsed,
                 elapsed / o.steps, halo_max, 100.0 * halo_max / elapsed, o.overlap ? " (overlapped)" : "");
     std::printf("  updates per second: %.4g total, %.4g per rank\n", updates / elapsed, per_rank);
@@ -190,12 +193,15 @@ int run(const Options& o, const weft::comm::Communicator& world) {
     r.fom = per_rank;
     r.valid = ok;
     char buf[200];
-    std::snprintf(buf, sizeof buf, "discrete error %.2e <= 1e-10; analytic decay error %.2e <= %.2e", err,
-                  analytic_err, analytic_tol);
+    std::snprintf(buf, sizeof buf, "discrete error %.2e <= 1e-10; analytic decay error %.2e <= %.2e", err, analytic_err,
+                  analytic_tol);
     r.validation = buf;
-    r.metrics = {{"cells", cells},      {"steps", double(o.steps)},
-                 {"seconds", elapsed},               {"halo_seconds", halo_max},
-                 {"halo_fraction", halo_max / elapsed}, {"updates_per_second", updates / elapsed}};
+    r.metrics = {{"cells", cells},
+                 {"steps", double(o.steps)},
+                 {"seconds", elapsed},
+                 {"halo_seconds", halo_max},
+                 {"halo_fraction", halo_max / elapsed},
+                 {"updates_per_second", updates / elapsed}};
     r.write(o.json);
   }
   return ok ? 0 : 1;

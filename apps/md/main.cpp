@@ -225,7 +225,9 @@ class Md {
     double k = 0;
     weft::parallel_reduce(
         "md::kinetic", Range(exec_, 0, natoms_),
-        WEFT_LAMBDA(std::int64_t i, double& acc) { acc += 0.5 * (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2)); },
+        WEFT_LAMBDA(std::int64_t i, double& acc) {
+          acc += 0.5 * (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2));
+        },
         k);
     return k;
   }
@@ -365,9 +367,10 @@ int run(const Options& o) {
               o.n, md.box(), o.steps, Exec::name(), weft_app::Result().threads);
   std::printf("  time %.4f s: %.4g atom-steps per second\n", elapsed, rate);
   std::printf("  forces vs O(N^2) long-double reference (864 atoms): %.3e relative (limit 1e-10)\n", force_err);
-  std::printf("  energy per atom %.6f -> %.6f; drift %.3e of the kinetic energy (limit 1e-3); temperature %.4f -> %.4f\n",
-              e0 / md.natoms(), e1 / md.natoms(), drift, 2.0 * k0 / (3.0 * (md.natoms() - 1)),
-              2.0 * k1 / (3.0 * (md.natoms() - 1)));
+  std::printf(
+      "  energy per atom %.6f -> %.6f; drift %.3e of the kinetic energy (limit 1e-3); temperature %.4f -> %.4f\n",
+      e0 / md.natoms(), e1 / md.natoms(), drift, 2.0 * k0 / (3.0 * (md.natoms() - 1)),
+      2.0 * k1 / (3.0 * (md.natoms() - 1)));
   std::printf("Validation: %s\n", ok ? "PASSED" : "FAILED");
   weft_app::Result r;
   r.app = "weft-md";
@@ -379,8 +382,11 @@ int run(const Options& o) {
   std::snprintf(buf, sizeof buf, "force error %.2e <= 1e-10; energy drift %.2e <= 1e-3 of the kinetic energy",
                 force_err, drift);
   r.validation = buf;
-  r.metrics = {{"atoms", double(md.natoms())}, {"steps", double(o.steps)},  {"seconds", elapsed},
-               {"force_error", force_err},     {"energy_drift", drift}};
+  r.metrics = {{"atoms", double(md.natoms())},
+               {"steps", double(o.steps)},
+               {"seconds", elapsed},
+               {"force_error", force_err},
+               {"energy_drift", drift}};
   r.write(o.json);
   return ok ? 0 : 1;
 }

@@ -232,9 +232,10 @@ int run(const Options& o) {
     std::sort(tr.begin(), tr.end());
     ratio = tr[tr.size() / 2] / tw[tw.size() / 2];
     if (!o.csv)
-      std::printf("Triad vs hand-written OpenMP on the same arrays (medians of %d): Weft %.3f MB/s, raw %.3f MB/s, "
-                  "ratio %.3f\n",
-                  reps, mb * bytes[3] / tw[tw.size() / 2], mb * bytes[3] / tr[tr.size() / 2], ratio);
+      std::printf(
+          "Triad vs hand-written OpenMP on the same arrays (medians of %d): Weft %.3f MB/s, raw %.3f MB/s, "
+          "ratio %.3f\n",
+          reps, mb * bytes[3] / tw[tw.size() / 2], mb * bytes[3] / tr[tr.size() / 2], ratio);
   }
 #endif
   weft_app::Result r;
@@ -292,9 +293,10 @@ Options parse(int argc, char* argv[]) {
         std::exit(2);
       }
       o.json = argv[++i];
-    }
-    else if (a == "--help" || a == "-h") {
-      std::printf("usage: weft-stream [--arraysize N] [--numtimes K] [--float] [--csv] [--json PATH] [--progress] [--weft-* options]\n");
+    } else if (a == "--help" || a == "-h") {
+      std::printf(
+          "usage: weft-stream [--arraysize N] [--numtimes K] [--float] [--csv] [--json PATH] [--progress] [--weft-* "
+          "options]\n");
       std::exit(0);
     } else {
       std::fprintf(stderr, "weft-stream: unknown option \"%s\" (try --help)\n", a.c_str());

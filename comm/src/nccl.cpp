@@ -14,25 +14,54 @@ namespace weft::comm::impl {
 namespace {
 void check_nccl(ncclResult_t rc, const char* call) {
   if (rc != ncclSuccess)
-    throw Error(std::string("weft::comm: ") + call + " failed: " + ncclGetErrorString(rc) +
-                (rc == ncclUnhandledCudaError || rc == ncclSystemError ? " (check that each rank has its own GPU)" : ""));
+    throw Error(
+        std::string("weft::comm: ") + call + " failed: " + ncclGetErrorString(rc) +
+        (rc == ncclUnhandledCudaError || rc == ncclSystemError ? " (check that each rank has its own GPU)" : ""));
 }
 
 /// NCCL's element type for d and how many of them one element is (complex: two reals; int16: two bytes).
 bool nccl_type(Dtype d, ncclDataType_t& t, std::size_t& mult) {
   mult = 1;
   switch (d) {
-    case Dtype::byte: case Dtype::u8: case Dtype::boolean: t = ncclUint8; return true;
-    case Dtype::i8: t = ncclInt8; return true;
-    case Dtype::i16: case Dtype::u16: t = ncclUint8; mult = 2; return true;
-    case Dtype::i32: t = ncclInt32; return true;
-    case Dtype::u32: t = ncclUint32; return true;
-    case Dtype::i64: t = ncclInt64; return true;
-    case Dtype::u64: t = ncclUint64; return true;
-    case Dtype::f32: t = ncclFloat32; return true;
-    case Dtype::f64: t = ncclFloat64; return true;
-    case Dtype::c32: t = ncclFloat32; mult = 2; return true;
-    case Dtype::c64: t = ncclFloat64; mult = 2; return true;
+    case Dtype::byte:
+    case Dtype::u8:
+    case Dtype::boolean:
+      t = ncclUint8;
+      return true;
+    case Dtype::i8:
+      t = ncclInt8;
+      return true;
+    case Dtype::i16:
+    case Dtype::u16:
+      t = ncclUint8;
+      mult = 2;
+      return true;
+    case Dtype::i32:
+      t = ncclInt32;
+      return true;
+    case Dtype::u32:
+      t = ncclUint32;
+      return true;
+    case Dtype::i64:
+      t = ncclInt64;
+      return true;
+    case Dtype::u64:
+      t = ncclUint64;
+      return true;
+    case Dtype::f32:
+      t = ncclFloat32;
+      return true;
+    case Dtype::f64:
+      t = ncclFloat64;
+      return true;
+    case Dtype::c32:
+      t = ncclFloat32;
+      mult = 2;
+      return true;
+    case Dtype::c64:
+      t = ncclFloat64;
+      mult = 2;
+      return true;
   }
   return false;
 }
@@ -53,12 +82,20 @@ class NcclComm final : public DeviceComm {
   }
   bool supports(Dtype d, OpKind op) const noexcept override {
     switch (op) {
-      case OpKind::none: return true;
-      case OpKind::sum: return d != Dtype::boolean && d != Dtype::i16 && d != Dtype::u16;
-      case OpKind::prod: case OpKind::min: case OpKind::max:
+      case OpKind::none:
+        return true;
+      case OpKind::sum:
+        return d != Dtype::boolean && d != Dtype::i16 && d != Dtype::u16;
+      case OpKind::prod:
+      case OpKind::min:
+      case OpKind::max:
         return d != Dtype::boolean && d != Dtype::i16 && d != Dtype::u16 && d != Dtype::c32 && d != Dtype::c64;
-      case OpKind::land: case OpKind::lor: return d == Dtype::boolean;  // min / max of 0 and 1
-      case OpKind::band: case OpKind::bor: return false;
+      case OpKind::land:
+      case OpKind::lor:
+        return d == Dtype::boolean;  // min / max of 0 and 1
+      case OpKind::band:
+      case OpKind::bor:
+        return false;
     }
     return false;
   }
@@ -113,11 +150,18 @@ class NcclComm final : public DeviceComm {
   }
   static ncclRedOp_t nccl_op(OpKind op) {
     switch (op) {
-      case OpKind::sum: return ncclSum;
-      case OpKind::prod: return ncclProd;
-      case OpKind::min: case OpKind::land: return ncclMin;
-      case OpKind::max: case OpKind::lor: return ncclMax;
-      default: break;
+      case OpKind::sum:
+        return ncclSum;
+      case OpKind::prod:
+        return ncclProd;
+      case OpKind::min:
+      case OpKind::land:
+        return ncclMin;
+      case OpKind::max:
+      case OpKind::lor:
+        return ncclMax;
+      default:
+        break;
     }
     throw Error(std::string("weft::comm: NCCL has no operator ") + op_name(op));
   }

@@ -80,7 +80,8 @@ void print_help(std::ostream& os) {
         "  --weft-device-id=N           GPU to use (env WEFT_DEVICE_ID; default 0)\n"
         "  --weft-map-device-id-by=mpi_rank  one GPU per MPI rank on a node, round-robin (or WEFT_MAP_DEVICE_ID_BY)\n"
         "  --weft-print-configuration   print the configuration at initialize\n"
-        "  --weft-tools-libs=A.so;B.so  Kokkos Tools libraries, chained in order (or WEFT_TOOLS_LIBS, KOKKOS_TOOLS_LIBS)\n"
+        "  --weft-tools-libs=A.so;B.so  Kokkos Tools libraries, chained in order (or WEFT_TOOLS_LIBS, "
+        "KOKKOS_TOOLS_LIBS)\n"
         "  --weft-profile=summary|json:PATH  the built-in kernel timer, printed at finalize (or WEFT_PROFILE)\n";
 }
 }  // namespace

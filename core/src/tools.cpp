@@ -99,9 +99,7 @@ const char* kind_name(int k) {
   static const char* names[] = {"parallel_for", "parallel_reduce", "parallel_scan", "region", "deep_copy", "fence"};
   return names[k];
 }
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 Stat* stat(int kind, std::string_view label) {
   std::lock_guard lock(g_mutex);
   return &g_kernels[{kind, std::string(label)}];
@@ -152,7 +150,8 @@ void print_summary() {
     return;
   }
   std::fprintf(stderr, "weft profile (WEFT_PROFILE=summary): %.4f s since initialize\n", wall);
-  std::fprintf(stderr, "  %-40s %-15s %9s %12s %12s %7s\n", "label", "kind", "count", "total (s)", "mean (us)", "share");
+  std::fprintf(stderr, "  %-40s %-15s %9s %12s %12s %7s\n", "label", "kind", "count", "total (s)", "mean (us)",
+               "share");
   for (const auto& [key, s] : rows)
     std::fprintf(stderr, "  %-40s %-15s %9ld %12.6f %12.3f %6.1f%%\n",
                  (key.second.size() > 40 ? key.second.substr(0, 37) + "..." : key.second).c_str(), kind_name(key.first),
@@ -219,7 +218,8 @@ void initialize(const std::string_view& libs, const std::string_view& profile) {
     } else if (p == "launches") {
       g_print_launches = true;
     } else if (!p.empty() && p != "off") {
-      throw Error("weft::initialize: WEFT_PROFILE=" + list_p + " is not known; use summary, json:PATH and/or "
+      throw Error("weft::initialize: WEFT_PROFILE=" + list_p +
+                  " is not known; use summary, json:PATH and/or "
                   "launches, separated by commas (or off)");
     }
   }
@@ -240,8 +240,7 @@ void finalize() {
   g_print_launches = false;
 }
 
-void begin_kernel(Kind kind, std::string_view label, const char* type_name, std::uint32_t device_id,
-                  KernelToken& t) {
+void begin_kernel(Kind kind, std::string_view label, const char* type_name, std::uint32_t device_id, KernelToken& t) {
   const std::string name = label.empty() ? std::string(type_name) : std::string(label);
   t.kind = kind;
   const int k = static_cast<int>(kind);

@@ -23,7 +23,7 @@ bool cpu_has_avx2_fma() noexcept {
 #if WEFT_LINALG_X86
 /// 6 x 8 doubles: 12 accumulators, two B vectors, one broadcast A value per row (15 of 16 ymm registers).
 __attribute__((target("avx2,fma"))) void micro_kernel_avx2(long kc, const double* a, const double* b,
-                                                            double* ct) noexcept {
+                                                           double* ct) noexcept {
   __m256d c00 = _mm256_setzero_pd(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00,
           c40 = c00, c41 = c00, c50 = c00, c51 = c00;
   for (long p = 0; p < kc; ++p) {
@@ -65,7 +65,7 @@ __attribute__((target("avx2,fma"))) void micro_kernel_avx2(long kc, const double
 
 /// 6 x 16 floats, the same shape in 8-wide vectors (written out: the accumulators must stay in registers).
 __attribute__((target("avx2,fma"))) void micro_kernel_avx2(long kc, const float* a, const float* b,
-                                                            float* ct) noexcept {
+                                                           float* ct) noexcept {
   __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00,
          c40 = c00, c41 = c00, c50 = c00, c51 = c00;
   for (long p = 0; p < kc; ++p) {

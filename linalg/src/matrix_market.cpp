@@ -62,11 +62,11 @@ MatrixMarketData read_matrix_market(const std::string& path) {
     double v = 1.0;
     std::string extra;
     if (!(s >> r >> c) || (!pattern && !(s >> v)) || (s >> extra))
-      bad(path, lineno, pattern ? "an entry must be two integers: row column"
-                                : "an entry must be: row column value");
+      bad(path, lineno, pattern ? "an entry must be two integers: row column" : "an entry must be: row column value");
     if (r < 1 || r > d.rows || c < 1 || c > d.cols)
-      bad(path, lineno, "entry (" + std::to_string(r) + ", " + std::to_string(c) + ") is outside the " +
-                            std::to_string(d.rows) + " x " + std::to_string(d.cols) + " matrix (indices start at 1)");
+      bad(path, lineno,
+          "entry (" + std::to_string(r) + ", " + std::to_string(c) + ") is outside the " + std::to_string(d.rows) +
+              " x " + std::to_string(d.cols) + " matrix (indices start at 1)");
     if (++seen > entries) bad(path, lineno, "more entries than the " + std::to_string(entries) + " announced");
     d.i.push_back(r - 1);
     d.j.push_back(c - 1);
@@ -78,8 +78,8 @@ MatrixMarketData read_matrix_market(const std::string& path) {
     }
   }
   if (seen < entries)
-    bad(path, lineno, "the file ends after " + std::to_string(seen) + " of the " + std::to_string(entries) +
-                          " announced entries");
+    bad(path, lineno,
+        "the file ends after " + std::to_string(seen) + " of the " + std::to_string(entries) + " announced entries");
   return d;
 }
 }  // namespace weft::linalg::impl

@@ -62,14 +62,14 @@ bool run(bool at, bool bt, long m, long n, long k, const T* a, long a_rs, long a
 
 #if WEFT_LINALG_HAS_CBLAS
 #define WEFT_VENDOR_CALL(T, fn, scal)                                                                                \
-  bool vendor_gemm(bool at, bool bt, long m, long n, long k, T alpha, const T* a, long a_rs, long a_cs, const T* b,   \
+  bool vendor_gemm(bool at, bool bt, long m, long n, long k, T alpha, const T* a, long a_rs, long a_cs, const T* b,  \
                    long b_rs, long b_cs, T beta, T* c, long c_rs, long c_cs) {                                       \
     return run<T>(at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs,                                      \
                   [&](CBLAS_ORDER o, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, long mm, long nn, long kk, const T* aa, \
                       long lda, const T* bb, long ldb, T* cc, long ldc) {                                            \
                     if (o == CblasRowMajor)                                                                          \
                       fn(o, ta, tb, mm, nn, kk, scal(alpha), aa, lda, bb, ldb, scal(beta), cc, ldc);                 \
-                    else /* column-major C: the operands' own layouts were described row-major, so swap roles */    \
+                    else /* column-major C: the operands' own layouts were described row-major, so swap roles */     \
                       fn(CblasRowMajor, tb == CblasTrans ? CblasNoTrans : CblasTrans,                                \
                          ta == CblasTrans ? CblasNoTrans : CblasTrans, nn, mm, kk, scal(alpha), bb, ldb, aa, lda,    \
                          scal(beta), cc, ldc);                                                                       \
@@ -82,9 +82,9 @@ WEFT_VENDOR_CALL(float, cblas_sgemm, WEFT_SCALAR)
 WEFT_VENDOR_CALL(std::complex<double>, cblas_zgemm, WEFT_POINTER)
 WEFT_VENDOR_CALL(std::complex<float>, cblas_cgemm, WEFT_POINTER)
 #else
-#define WEFT_VENDOR_NONE(T)                                                                                        \
+#define WEFT_VENDOR_NONE(T)                                                                                          \
   bool vendor_gemm(bool, bool, long, long, long, T, const T*, long, long, const T*, long, long, T, T*, long, long) { \
-    return false;                                                                                                  \
+    return false;                                                                                                    \
   }
 WEFT_VENDOR_NONE(double)
 WEFT_VENDOR_NONE(float)

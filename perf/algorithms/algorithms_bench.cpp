@@ -67,7 +67,8 @@ int main(int argc, char* argv[]) {
   long count_w = 0, count_r = 0;
   for (int r = 0; r < reps * 2; ++r) {
     double t0 = omp_get_wtime();
-    count_w = static_cast<long>(weft::experimental::copy_if(exec, src, dst, WEFT_LAMBDA(int x) { return x % 2 == 0; }));
+    count_w = static_cast<long>(weft::experimental::copy_if(
+        exec, src, dst, WEFT_LAMBDA(int x) { return x % 2 == 0; }));
     cw.push_back(omp_get_wtime() - t0);
     t0 = omp_get_wtime();
     const int* s = src.data();

@@ -58,7 +58,10 @@ struct RawHalo {
         for (long k = 1; k <= n2; ++k) {
           double& x = v(plane, j, k);
           double& y = b[(j - 1) * n2 + (k - 1)];
-          if (Pack) y = x; else x = y;
+          if (Pack)
+            y = x;
+          else
+            x = y;
         }
     } else if (dim[m] == 1) {
 #pragma omp parallel for
@@ -66,7 +69,10 @@ struct RawHalo {
         for (long k = 1; k <= n2; ++k) {
           double& x = v(i, plane, k);
           double& y = b[(i - 1) * n2 + (k - 1)];
-          if (Pack) y = x; else x = y;
+          if (Pack)
+            y = x;
+          else
+            x = y;
         }
     } else {
 #pragma omp parallel for
@@ -74,7 +80,10 @@ struct RawHalo {
         for (long j = 1; j <= n1; ++j) {
           double& x = v(i, j, plane);
           double& y = b[(i - 1) * n1 + (j - 1)];
-          if (Pack) y = x; else x = y;
+          if (Pack)
+            y = x;
+          else
+            x = y;
         }
     }
   }
@@ -108,9 +117,12 @@ int main(int argc, char* argv[]) {
   long count = 1L << 20;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--reps") reps = std::atoi(argv[i + 1]);
-    else if (a == "--n") n = std::atol(argv[i + 1]);
-    else if (a == "--count") count = std::atol(argv[i + 1]);
+    if (a == "--reps")
+      reps = std::atoi(argv[i + 1]);
+    else if (a == "--n")
+      n = std::atol(argv[i + 1]);
+    else if (a == "--count")
+      count = std::atol(argv[i + 1]);
   }
   auto world = weft::comm::world();
   MPI_Comm raw = weft::comm::mpi_comm(world);

@@ -82,7 +82,8 @@ int main(int argc, char* argv[]) {
   auto A = weft::linalg::stencil_27pt<double, int, std::int64_t, weft::HostSpace>(n, n, n);
   const long rows = A.num_rows();
   Vec px("px", rows), py("py", rows);
-  weft::parallel_for("init", weft::RangePolicy<Exec>(0, rows), WEFT_LAMBDA(long i) { px(i) = 1.0 + 1e-4 * (i % 37); });
+  weft::parallel_for(
+      "init", weft::RangePolicy<Exec>(0, rows), WEFT_LAMBDA(long i) { px(i) = 1.0 + 1e-4 * (i % 37); });
   const std::int64_t* rm = A.row_map().data();
   const int* ent = A.entries().data();
   const double* val = A.values().data();
@@ -156,8 +157,8 @@ int main(int argc, char* argv[]) {
               cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gn, gn, gn, 1.0, A.data(), gn, B.data(), gn, 0.0,
                           R.data(), gn);
             else
-              cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gn, gn, gn, 1.0f, A.data(), gn, B.data(), gn,
-                          0.0f, R.data(), gn);
+              cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gn, gn, gn, 1.0f, A.data(), gn, B.data(), gn, 0.0f,
+                          R.data(), gn);
             if (r) tr.push_back(now() - t0);
           }
         }

@@ -77,7 +77,8 @@ TEST_CASE_TEMPLATE("sort: arithmetic keys by radix, against std::stable_sort", E
       auto h = random_keys<T>(n, seed + n);
       if constexpr (std::is_floating_point_v<T>) {
         if (n > 8) {  // the special values, with duplicates
-          h[1] = T(-0.0), h[2] = T(0.0), h[3] = std::numeric_limits<T>::quiet_NaN(), h[4] = -std::numeric_limits<T>::infinity();
+          h[1] = T(-0.0), h[2] = T(0.0), h[3] = std::numeric_limits<T>::quiet_NaN(),
+          h[4] = -std::numeric_limits<T>::infinity();
           h[5] = std::numeric_limits<T>::infinity(), h[6] = -std::numeric_limits<T>::quiet_NaN(), h[7] = h[8];
         }
       }
@@ -159,7 +160,8 @@ TEST_CASE_TEMPLATE("scans, copy_if, remove_if, unique, against std::", E, WEFT_T
     REQUIRE(host_vector(dst) == ref);
     auto maxop = WEFT_LAMBDA(long a, long b) { return a > b ? a : b; };
     ex::inclusive_scan(E(), src, dst, maxop, -5L);
-    std::inclusive_scan(h.begin(), h.end(), ref.begin(), [](long a, long b) { return std::max(a, b); }, -5L);
+    std::inclusive_scan(
+        h.begin(), h.end(), ref.begin(), [](long a, long b) { return std::max(a, b); }, -5L);
     REQUIRE(host_vector(dst) == ref);
     auto sq = WEFT_LAMBDA(long x) { return x * x; };
     ex::transform_exclusive_scan(E(), src, dst, 1L, ex::Plus{}, sq);
@@ -203,7 +205,8 @@ TEST_CASE_TEMPLATE("scans, copy_if, remove_if, unique, against std::", E, WEFT_T
   }
   weft::View<int*, M> big("big", 10), small("small", 2);
   ex::fill(E(), big, 4);
-  CHECK_THROWS_WITH_AS(ex::copy_if(E(), big, small, WEFT_LAMBDA(int x) { return x == 4; }),
+  CHECK_THROWS_WITH_AS(ex::copy_if(
+                           E(), big, small, WEFT_LAMBDA(int x) { return x == 4; }),
                        doctest::Contains("10 elements of \"big\" pass but dst \"small\" holds 2"), weft::Error);
 }
 
@@ -222,11 +225,14 @@ TEST_CASE_TEMPLATE("elementwise algorithms, searches, histogram", E, WEFT_TEST_E
     REQUIRE(ex::find_if(E(), v, big) ==
             static_cast<std::size_t>(std::find_if(h.begin(), h.end(), [](double x) { return x > 9.0; }) - h.begin()));
     REQUIRE(ex::any_of(E(), v, big) == std::any_of(h.begin(), h.end(), [](double x) { return x > 9.0; }));
-    REQUIRE(ex::all_of(E(), v, WEFT_LAMBDA(double x) { return x < 10.0; }));
-    REQUIRE(ex::none_of(E(), v, WEFT_LAMBDA(double x) { return x >= 10.0; }));
+    REQUIRE(ex::all_of(
+        E(), v, WEFT_LAMBDA(double x) { return x < 10.0; }));
+    REQUIRE(ex::none_of(
+        E(), v, WEFT_LAMBDA(double x) { return x >= 10.0; }));
 
     weft::View<double*, M> w("w", n), d("d", n);
-    ex::transform(E(), v, w, WEFT_LAMBDA(double x) { return 2.0 * x + 1.0; });
+    ex::transform(
+        E(), v, w, WEFT_LAMBDA(double x) { return 2.0 * x + 1.0; });
     ex::reverse(E(), w);
     ex::adjacent_difference(E(), v, d);
     const auto gw = host_vector(w);
@@ -264,9 +270,11 @@ TEST_CASE("Philox4x32-10 against Random123's known-answer vectors") {
   };
   const Kat kats[] = {
       {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
-      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0xffffffff, 0xffffffff},
+      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+       {0xffffffff, 0xffffffff},
        {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
-      {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0},
+      {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+       {0xa4093822, 0x299f31d0},
        {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
   };
   for (const auto& k : kats) {
@@ -296,7 +304,8 @@ TEST_CASE_TEMPLATE("fill_random: the same bits on every backend, uniform by chi-
   CHECK(chi2 < 148.2);  // 99 degrees of freedom: the 0.999 quantile
   weft::View<int*, M> dice("dice", 10000);
   weft::fill_random(E(), dice, 5, 1, 7);
-  REQUIRE(ex::all_of(E(), dice, WEFT_LAMBDA(int x) { return x >= 1 && x < 7; }));
+  REQUIRE(ex::all_of(
+      E(), dice, WEFT_LAMBDA(int x) { return x >= 1 && x < 7; }));
 
   // The pool: every generator draws from its own stream, numbers in range.
   weft::Random_XorShift64_Pool<E> pool(42);

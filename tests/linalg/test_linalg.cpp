@@ -49,7 +49,8 @@ TEST_CASE_TEMPLATE("BLAS 1: dot, norms, idx_abs_max, scale, add, copy, swap (dou
     }
     const double bound = (n + 2) * eps<double>() * (double)mag + 1e-300;
     CHECK(std::fabs(la::dot(E(), x, y) - (double)d) <= bound);
-    CHECK(std::fabs(la::vector_two_norm(E(), x) - std::sqrt((double)ss)) <= (n + 2) * eps<double>() * std::sqrt((double)ss));
+    CHECK(std::fabs(la::vector_two_norm(E(), x) - std::sqrt((double)ss)) <=
+          (n + 2) * eps<double>() * std::sqrt((double)ss));
     CHECK(std::fabs(la::vector_abs_sum(E(), x) - (double)as) <= (n + 2) * eps<double>() * (double)as);
     CHECK(la::vector_idx_abs_max(E(), x) == imax);
 
@@ -106,8 +107,8 @@ TEST_CASE_TEMPLATE("BLAS 1 on strided subviews, ties, overflow-safe norm, shape 
   CHECK(la::vector_two_norm(E(), tiny) == doctest::Approx(5e-300).epsilon(1e-14));
 
   weft::View<double*, M> five("five", 5), six("six", 6);
-  CHECK_THROWS_WITH_AS(la::dot(E(), five, six),
-                       doctest::Contains("\"five\" has 5 elements but \"six\" has 6"), weft::Error);
+  CHECK_THROWS_WITH_AS(la::dot(E(), five, six), doctest::Contains("\"five\" has 5 elements but \"six\" has 6"),
+                       weft::Error);
   CHECK_THROWS_AS(la::add(E(), five, five, six), weft::Error);
 }
 
@@ -161,7 +162,7 @@ TEST_CASE_TEMPLATE("CSR from COO (duplicates, any order), spmv with both kernels
     J.push_back(ci(gen));
     V.push_back(vd(gen));
   }
-  I.push_back(I[5]), J.push_back(J[5]), V.push_back(0.125);  // an explicit duplicate
+  I.push_back(I[5]), J.push_back(J[5]), V.push_back(0.125);                           // an explicit duplicate
   for (int k = 0; k < 40; ++k) I.push_back(7), J.push_back(k), V.push_back(0.5 + k);  // one long row
   auto A = la::CsrMatrix<double, int, std::int64_t, M>::from_coo("A", rows, cols, I, J, V);
   CHECK(A.num_rows() == rows);
@@ -224,27 +225,33 @@ TEST_CASE("Matrix Market: general, symmetric, pattern; malformed files name the 
     return dir + name;
   };
   using Csr = la::CsrMatrix<double, int, std::int64_t, weft::HostSpace>;
-  auto g = Csr::from_matrix_market(write("g.mtx", "%%MatrixMarket matrix coordinate real general\n% comment\n"
-                                                  "3 4 4\n1 1 2.5\n3 4 -1\n1 1 0.5\n2 3 7\n"));
+  auto g = Csr::from_matrix_market(write("g.mtx",
+                                         "%%MatrixMarket matrix coordinate real general\n% comment\n"
+                                         "3 4 4\n1 1 2.5\n3 4 -1\n1 1 0.5\n2 3 7\n"));
   CHECK(g.num_rows() == 3);
   CHECK(g.num_cols() == 4);
   CHECK(g.nnz() == 3);  // (1,1) summed
   CHECK(g.values()(0) == 3.0);
-  auto s = Csr::from_matrix_market(write("s.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n1 1 4\n2 1 -2\n"));
+  auto s = Csr::from_matrix_market(
+      write("s.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n1 1 4\n2 1 -2\n"));
   CHECK(s.nnz() == 3);
   CHECK(s.entries()(1) == 1);
   CHECK(s.values()(1) == -2.0);
   CHECK(s.values()(2) == -2.0);
-  auto p = Csr::from_matrix_market(write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n"));
+  auto p =
+      Csr::from_matrix_market(write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n"));
   CHECK(p.values()(0) == 1.0);
-  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b1.mtx", "%%MatrixMarket matrix coordinate real general\n"
-                                                               "2 2 2\n1 1 1.0\n1 x 2.0\n")),
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b1.mtx",
+                                                     "%%MatrixMarket matrix coordinate real general\n"
+                                                     "2 2 2\n1 1 1.0\n1 x 2.0\n")),
                        doctest::Contains("line 4: an entry must be: row column value"), weft::Error);
-  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b2.mtx", "%%MatrixMarket matrix coordinate real general\n"
-                                                               "2 2 3\n1 1 1.0\n")),
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b2.mtx",
+                                                     "%%MatrixMarket matrix coordinate real general\n"
+                                                     "2 2 3\n1 1 1.0\n")),
                        doctest::Contains("ends after 1 of the 3 announced entries"), weft::Error);
-  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b3.mtx", "%%MatrixMarket matrix coordinate real general\n"
-                                                               "2 2 1\n3 1 1.0\n")),
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b3.mtx",
+                                                     "%%MatrixMarket matrix coordinate real general\n"
+                                                     "2 2 1\n3 1 1.0\n")),
                        doctest::Contains("line 3: entry (3, 1) is outside the 2 x 2 matrix"), weft::Error);
   CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b4.mtx", "%%MatrixMarket matrix array real general\n2 2\n")),
                        doctest::Contains("line 1: format \"array\" is not supported"), weft::Error);
@@ -300,8 +307,8 @@ TEST_CASE_TEMPLATE("matrix_product: shapes, layouts, transposed and scaled opera
   struct Shape {
     long m, n, k;
   };
-  for (Shape s : {Shape{257, 131, 67}, Shape{150, 70, 300}, Shape{1, 37, 5}, Shape{29, 1, 8}, Shape{7, 9, 0},
-                  Shape{0, 5, 3}}) {
+  for (Shape s :
+       {Shape{257, 131, 67}, Shape{150, 70, 300}, Shape{1, 37, 5}, Shape{29, 1, 8}, Shape{7, 9, 0}, Shape{0, 5, 3}}) {
     for (la::Impl impl : impls) {
       INFO("shape ", s.m, " x ", s.n, " x ", s.k, ", impl ", static_cast<int>(impl));
       std::vector<double> a, b, e, at_;
@@ -343,7 +350,8 @@ TEST_CASE_TEMPLATE("matrix_product on complex<double> (host spaces)", E, WEFT_TE
   using C = std::complex<double>;
   const long m = 33, n = 17, k = 41;
   weft::View<C**, weft::HostSpace> A("cA", m, k), B("cB", k, n), R("cC", m, n);
-  const auto re = weft_test::random_values<double>(m * k + k * n, 3), im = weft_test::random_values<double>(m * k + k * n, 4);
+  const auto re = weft_test::random_values<double>(m * k + k * n, 3),
+             im = weft_test::random_values<double>(m * k + k * n, 4);
   for (long i = 0; i < m * k; ++i) A(i / k, i % k) = C(re[i], im[i]);
   for (long i = 0; i < k * n; ++i) B(i / n, i % n) = C(re[m * k + i], im[m * k + i]);
   std::vector<la::Impl> impls{la::Impl::native};
@@ -381,7 +389,9 @@ TEST_CASE_TEMPLATE("matrix_vector_product: layouts, transposed, scaled, y = z + 
           mag += std::fabs(e * xv[j]);
         }
         const long double want = alpha * s + (plus_y ? yv[i] : 0.0L);
-        REQUIRE(std::fabs(h(i) - want) <= 2.0L * (n + 2) * std::numeric_limits<double>::epsilon() * (mag + std::fabs((long double)yv[i])) + 1e-300L);
+        REQUIRE(std::fabs(h(i) - want) <=
+                2.0L * (n + 2) * std::numeric_limits<double>::epsilon() * (mag + std::fabs((long double)yv[i])) +
+                    1e-300L);
       }
     };
     la::matrix_vector_product(E(), A, x, y, y);  // y = y + A x

@@ -50,7 +50,8 @@ int main(int argc, char* argv[]) {
       weft::profiling::ScopedRegion region("outer region");
       weft::parallel_for("tool_for", weft::RangePolicy<Exec>(0, 100), [=](long i) { v(i) = double(i); });
       double s = 0;
-      weft::parallel_reduce("tool_reduce", weft::RangePolicy<Exec>(0, 100), [=](long i, double& a) { a += v(i); }, s);
+      weft::parallel_reduce(
+          "tool_reduce", weft::RangePolicy<Exec>(0, 100), [=](long i, double& a) { a += v(i); }, s);
       weft::parallel_scan("tool_scan", weft::RangePolicy<Exec>(0, 100), [=](long i, double& u, bool) { u += v(i); });
     }
     weft::deep_copy(v, 1.0);

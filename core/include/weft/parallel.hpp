@@ -181,9 +181,8 @@ inline void parallel_for(std::string_view label, const P& policy, const F& f) {
   if constexpr (impl::check_for_functor<F, Policy>()) {
     impl::check_initialized("parallel_for", label);
     if (impl::tools::g_active) [[unlikely]] {
-      impl::profiled(impl::tools::Kind::parallel_for, label, typeid(F).name(), p.space(), [&] {
-        impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute();
-      });
+      impl::profiled(impl::tools::Kind::parallel_for, label, typeid(F).name(), p.space(),
+                     [&] { impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute(); });
       return;
     }
     impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute();

@@ -63,7 +63,8 @@ void fill_random(const E& exec, const V& v, std::uint64_t seed, T lo, T hi) {
           v(i) = static_cast<U>(fma(random_uniform(seed, static_cast<std::uint64_t>(i)), w, a));
         });
   } else {
-    const std::uint64_t span = static_cast<std::uint64_t>(static_cast<std::int64_t>(hi) - static_cast<std::int64_t>(lo));
+    const std::uint64_t span =
+        static_cast<std::uint64_t>(static_cast<std::int64_t>(hi) - static_cast<std::int64_t>(lo));
     const std::int64_t base = static_cast<std::int64_t>(lo);
     parallel_for(
         "weft::fill_random", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n), WEFT_LAMBDA(std::int64_t i) {

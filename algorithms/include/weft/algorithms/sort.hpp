@@ -153,23 +153,22 @@ template <class T, class Comp>
 void host_stable_sort(std::vector<T>& a, Comp comp) {
   using H = DefaultHostExecutionSpace;
   const std::int64_t n = static_cast<std::int64_t>(a.size());
-  const std::int64_t parts = std::min<std::int64_t>(std::max(1, H().concurrency()), std::max<std::int64_t>(1, n / 4096));
+  const std::int64_t parts =
+      std::min<std::int64_t>(std::max(1, H().concurrency()), std::max<std::int64_t>(1, n / 4096));
   const BlockRange br{n, parts};
   T* p = a.data();
-  parallel_for(
-      "weft::sort (chunks)", RangePolicy<H, IndexType<std::int64_t>>(0, parts),
-      [=](std::int64_t b) { std::stable_sort(p + br.begin(b), p + br.end(b), comp); });
+  parallel_for("weft::sort (chunks)", RangePolicy<H, IndexType<std::int64_t>>(0, parts),
+               [=](std::int64_t b) { std::stable_sort(p + br.begin(b), p + br.end(b), comp); });
   std::vector<T> tmp(a.size());
   T* src = a.data();
   T* dst = tmp.data();
   for (std::int64_t w = 1; w < parts; w *= 2) {
     const std::int64_t pairs = (parts + 2 * w - 1) / (2 * w);
-    parallel_for(
-        "weft::sort (merge)", RangePolicy<H, IndexType<std::int64_t>>(0, pairs), [=](std::int64_t q) {
-          const std::int64_t lo = br.begin(std::min(parts, 2 * w * q)), mid = br.begin(std::min(parts, 2 * w * q + w)),
-                             hi = br.begin(std::min(parts, 2 * w * q + 2 * w));
-          std::merge(src + lo, src + mid, src + mid, src + hi, dst + lo, comp);
-        });
+    parallel_for("weft::sort (merge)", RangePolicy<H, IndexType<std::int64_t>>(0, pairs), [=](std::int64_t q) {
+      const std::int64_t lo = br.begin(std::min(parts, 2 * w * q)), mid = br.begin(std::min(parts, 2 * w * q + w)),
+                         hi = br.begin(std::min(parts, 2 * w * q + 2 * w));
+      std::merge(src + lo, src + mid, src + mid, src + hi, dst + lo, comp);
+    });
     std::swap(src, dst);
   }
   if (src != a.data()) std::copy(src, src + n, a.data());
@@ -242,7 +241,8 @@ void sort_by_key(const E& exec, const K& keys, const V& values, Comp comp) {
   using VT = typename V::non_const_value_type;
   std::vector<std::pair<KT, VT>> kv(k.size());
   for (std::size_t i = 0; i < k.size(); ++i) kv[i] = {k[i], v[i]};
-  impl::host_stable_sort(kv, [comp](const std::pair<KT, VT>& a, const std::pair<KT, VT>& b) { return comp(a.first, b.first); });
+  impl::host_stable_sort(
+      kv, [comp](const std::pair<KT, VT>& a, const std::pair<KT, VT>& b) { return comp(a.first, b.first); });
   for (std::size_t i = 0; i < k.size(); ++i) {
     k[i] = kv[i].first;
     v[i] = kv[i].second;

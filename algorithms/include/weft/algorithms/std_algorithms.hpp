@@ -105,7 +105,8 @@ void blocked_scan(const E& exec, const In& in, const Out& out, Op op, Tr tr, T i
   const std::int64_t n = size_of(in);
   if (n == 0) return;
   const std::int64_t blocks = weft::impl::algorithm_blocks(exec, n);
-  View<T*, typename Out::memory_space> partial(view_alloc(WithoutInitializing, std::string(name) + " partials"), blocks);
+  View<T*, typename Out::memory_space> partial(view_alloc(WithoutInitializing, std::string(name) + " partials"),
+                                               blocks);
   using K = ScanKernels<Exclusive, In, Out, T, Op, Tr, decltype(partial)>;
   const K k{in, out, op, tr, partial, BlockRange{n, blocks}, init, has_init};
   const std::string label = std::string("weft::experimental::") + name;
@@ -158,61 +159,69 @@ template <ExecutionSpace E, class V, class T>
 void fill(const E& exec, const V& v, const T& value) {
   weft::impl::check_rank1(v, "fill");
   const typename V::non_const_value_type x = value;
-  parallel_for("weft::experimental::fill", impl::Range<E>(exec, 0, impl::size_of(v)),
-               WEFT_LAMBDA(std::int64_t i) { v(i) = x; });
+  parallel_for(
+      "weft::experimental::fill", impl::Range<E>(exec, 0, impl::size_of(v)), WEFT_LAMBDA(std::int64_t i) { v(i) = x; });
 }
 template <ExecutionSpace E, class S, class D>
 void copy(const E& exec, const S& src, const D& dst) {
   weft::impl::check_rank1(src, "copy");
   weft::impl::check_same_size("copy", src, dst);
-  parallel_for("weft::experimental::copy", impl::Range<E>(exec, 0, impl::size_of(src)),
-               WEFT_LAMBDA(std::int64_t i) { dst(i) = src(i); });
+  parallel_for(
+      "weft::experimental::copy", impl::Range<E>(exec, 0, impl::size_of(src)),
+      WEFT_LAMBDA(std::int64_t i) { dst(i) = src(i); });
 }
 template <ExecutionSpace E, class S, class D, class F>
 void transform(const E& exec, const S& src, const D& dst, F f) {
   weft::impl::check_rank1(src, "transform");
   weft::impl::check_same_size("transform", src, dst);
-  parallel_for("weft::experimental::transform", impl::Range<E>(exec, 0, impl::size_of(src)),
-               WEFT_LAMBDA(std::int64_t i) { dst(i) = f(src(i)); });
+  parallel_for(
+      "weft::experimental::transform", impl::Range<E>(exec, 0, impl::size_of(src)),
+      WEFT_LAMBDA(std::int64_t i) { dst(i) = f(src(i)); });
 }
 template <ExecutionSpace E, class A, class B, class D, class F>
 void transform(const E& exec, const A& a, const B& b, const D& dst, F f) {
   weft::impl::check_same_size("transform", a, b);
   weft::impl::check_same_size("transform", a, dst);
-  parallel_for("weft::experimental::transform", impl::Range<E>(exec, 0, impl::size_of(a)),
-               WEFT_LAMBDA(std::int64_t i) { dst(i) = f(a(i), b(i)); });
+  parallel_for(
+      "weft::experimental::transform", impl::Range<E>(exec, 0, impl::size_of(a)),
+      WEFT_LAMBDA(std::int64_t i) { dst(i) = f(a(i), b(i)); });
 }
 template <ExecutionSpace E, class V, class F>
 void for_each(const E& exec, const V& v, F f) {
   weft::impl::check_rank1(v, "for_each");
-  parallel_for("weft::experimental::for_each", impl::Range<E>(exec, 0, impl::size_of(v)),
-               WEFT_LAMBDA(std::int64_t i) { f(v(i)); });
+  parallel_for(
+      "weft::experimental::for_each", impl::Range<E>(exec, 0, impl::size_of(v)),
+      WEFT_LAMBDA(std::int64_t i) { f(v(i)); });
 }
 template <ExecutionSpace E, class V, class T>
 void iota(const E& exec, const V& v, T start) {
   weft::impl::check_rank1(v, "iota");
   using U = typename V::non_const_value_type;
-  parallel_for("weft::experimental::iota", impl::Range<E>(exec, 0, impl::size_of(v)),
-               WEFT_LAMBDA(std::int64_t i) { v(i) = static_cast<U>(start + static_cast<T>(i)); });
+  parallel_for(
+      "weft::experimental::iota", impl::Range<E>(exec, 0, impl::size_of(v)),
+      WEFT_LAMBDA(std::int64_t i) { v(i) = static_cast<U>(start + static_cast<T>(i)); });
 }
 template <ExecutionSpace E, class V>
 void reverse(const E& exec, const V& v) {
   weft::impl::check_rank1(v, "reverse");
   const std::int64_t n = impl::size_of(v);
-  parallel_for("weft::experimental::reverse", impl::Range<E>(exec, 0, n / 2), WEFT_LAMBDA(std::int64_t i) {
-    const auto t = v(i);
-    v(i) = v(n - 1 - i);
-    v(n - 1 - i) = t;
-  });
+  parallel_for(
+      "weft::experimental::reverse", impl::Range<E>(exec, 0, n / 2), WEFT_LAMBDA(std::int64_t i) {
+        const auto t = v(i);
+        v(i) = v(n - 1 - i);
+        v(n - 1 - i) = t;
+      });
 }
 template <ExecutionSpace E, class S, class D>
 void adjacent_difference(const E& exec, const S& src, const D& dst) {
   weft::impl::check_same_size("adjacent_difference", src, dst);
   if (src.extent(0) > 0 && static_cast<const void*>(src.data()) == static_cast<const void*>(dst.data()))
-    throw Error("weft::experimental::adjacent_difference: src \"" + src.label() + "\" and dst are the same View; "
+    throw Error("weft::experimental::adjacent_difference: src \"" + src.label() +
+                "\" and dst are the same View; "
                 "give a separate destination");
-  parallel_for("weft::experimental::adjacent_difference", impl::Range<E>(exec, 0, impl::size_of(src)),
-               WEFT_LAMBDA(std::int64_t i) { dst(i) = i == 0 ? src(0) : src(i) - src(i - 1); });
+  parallel_for(
+      "weft::experimental::adjacent_difference", impl::Range<E>(exec, 0, impl::size_of(src)),
+      WEFT_LAMBDA(std::int64_t i) { dst(i) = i == 0 ? src(0) : src(i) - src(i - 1); });
 }
 
 // ---- reductions and searches -------------------------------------------------------------------------------
@@ -220,16 +229,18 @@ template <ExecutionSpace E, class V, class T>
 T reduce(const E& exec, const V& v, T init) {
   weft::impl::check_rank1(v, "reduce");
   T s{};
-  parallel_reduce("weft::experimental::reduce", impl::Range<E>(exec, 0, impl::size_of(v)),
-                  WEFT_LAMBDA(std::int64_t i, T & acc) { acc += v(i); }, s);
+  parallel_reduce(
+      "weft::experimental::reduce", impl::Range<E>(exec, 0, impl::size_of(v)),
+      WEFT_LAMBDA(std::int64_t i, T & acc) { acc += v(i); }, s);
   return init + s;
 }
 template <ExecutionSpace E, class V, class Pred>
 std::size_t count_if(const E& exec, const V& v, Pred pred) {
   weft::impl::check_rank1(v, "count_if");
   std::int64_t c = 0;
-  parallel_reduce("weft::experimental::count_if", impl::Range<E>(exec, 0, impl::size_of(v)),
-                  WEFT_LAMBDA(std::int64_t i, std::int64_t & acc) { acc += pred(v(i)) ? 1 : 0; }, c);
+  parallel_reduce(
+      "weft::experimental::count_if", impl::Range<E>(exec, 0, impl::size_of(v)),
+      WEFT_LAMBDA(std::int64_t i, std::int64_t & acc) { acc += pred(v(i)) ? 1 : 0; }, c);
   return static_cast<std::size_t>(c);
 }
 template <ExecutionSpace E, class V, class Pred>
@@ -248,8 +259,9 @@ template <ExecutionSpace E, class A, class B>
 bool equal(const E& exec, const A& a, const B& b) {
   if (a.extent(0) != b.extent(0)) return false;
   std::int64_t diff = 0;
-  parallel_reduce("weft::experimental::equal", impl::Range<E>(exec, 0, impl::size_of(a)),
-                  WEFT_LAMBDA(std::int64_t i, std::int64_t & acc) { acc += (a(i) == b(i)) ? 0 : 1; }, diff);
+  parallel_reduce(
+      "weft::experimental::equal", impl::Range<E>(exec, 0, impl::size_of(a)),
+      WEFT_LAMBDA(std::int64_t i, std::int64_t & acc) { acc += (a(i) == b(i)) ? 0 : 1; }, diff);
   return diff == 0;
 }
 /// Index of the first element satisfying pred, or v.extent(0).
@@ -257,11 +269,12 @@ template <ExecutionSpace E, class V, class Pred>
 std::size_t find_if(const E& exec, const V& v, Pred pred) {
   const std::int64_t n = impl::size_of(v);
   std::int64_t first = n;
-  parallel_reduce("weft::experimental::find_if", impl::Range<E>(exec, 0, n),
-                  WEFT_LAMBDA(std::int64_t i, std::int64_t & m) {
-                    if (i < m && pred(v(i))) m = i;
-                  },
-                  Min<std::int64_t>(first));
+  parallel_reduce(
+      "weft::experimental::find_if", impl::Range<E>(exec, 0, n),
+      WEFT_LAMBDA(std::int64_t i, std::int64_t & m) {
+        if (i < m && pred(v(i))) m = i;
+      },
+      Min<std::int64_t>(first));
   return static_cast<std::size_t>(first < n ? first : n);
 }
 /// Index of the first smallest element (v.extent(0) for an empty v).
@@ -271,14 +284,15 @@ std::size_t min_element(const E& exec, const V& v) {
   const std::int64_t n = impl::size_of(v);
   if (n == 0) return 0;
   typename MinLoc<T, std::int64_t>::value_type r;
-  parallel_reduce("weft::experimental::min_element", impl::Range<E>(exec, 0, n),
-                  WEFT_LAMBDA(std::int64_t i, typename MinLoc<T, std::int64_t>::value_type & m) {
-                    if (v(i) < m.val || (v(i) == m.val && i < m.loc)) {
-                      m.val = v(i);
-                      m.loc = i;
-                    }
-                  },
-                  MinLoc<T, std::int64_t>(r));
+  parallel_reduce(
+      "weft::experimental::min_element", impl::Range<E>(exec, 0, n),
+      WEFT_LAMBDA(std::int64_t i, typename MinLoc<T, std::int64_t>::value_type & m) {
+        if (v(i) < m.val || (v(i) == m.val && i < m.loc)) {
+          m.val = v(i);
+          m.loc = i;
+        }
+      },
+      MinLoc<T, std::int64_t>(r));
   return static_cast<std::size_t>(r.loc);
 }
 /// Index of the first largest element (v.extent(0) for an empty v).
@@ -288,14 +302,15 @@ std::size_t max_element(const E& exec, const V& v) {
   const std::int64_t n = impl::size_of(v);
   if (n == 0) return 0;
   typename MaxLoc<T, std::int64_t>::value_type r;
-  parallel_reduce("weft::experimental::max_element", impl::Range<E>(exec, 0, n),
-                  WEFT_LAMBDA(std::int64_t i, typename MaxLoc<T, std::int64_t>::value_type & m) {
-                    if (v(i) > m.val || (v(i) == m.val && i < m.loc)) {
-                      m.val = v(i);
-                      m.loc = i;
-                    }
-                  },
-                  MaxLoc<T, std::int64_t>(r));
+  parallel_reduce(
+      "weft::experimental::max_element", impl::Range<E>(exec, 0, n),
+      WEFT_LAMBDA(std::int64_t i, typename MaxLoc<T, std::int64_t>::value_type & m) {
+        if (v(i) > m.val || (v(i) == m.val && i < m.loc)) {
+          m.val = v(i);
+          m.loc = i;
+        }
+      },
+      MaxLoc<T, std::int64_t>(r));
   return static_cast<std::size_t>(r.loc);
 }
 template <ExecutionSpace E, class V>
@@ -316,8 +331,8 @@ void inclusive_scan(const E& exec, const S& src, const D& dst, Op op) {
 }
 template <ExecutionSpace E, class S, class D, class Op, class T>
 void inclusive_scan(const E& exec, const S& src, const D& dst, Op op, T init) {
-  impl::blocked_scan<false>(exec, src, dst, op, Identity{},
-                            static_cast<typename D::non_const_value_type>(init), true, "inclusive_scan");
+  impl::blocked_scan<false>(exec, src, dst, op, Identity{}, static_cast<typename D::non_const_value_type>(init), true,
+                            "inclusive_scan");
 }
 template <ExecutionSpace E, class S, class D, class T>
 void exclusive_scan(const E& exec, const S& src, const D& dst, T init) {
@@ -355,8 +370,7 @@ std::size_t copy_if(const E& exec, const S& src, const D& dst, Pred pred) {
   const std::int64_t n = impl::size_of(src);
   if (n == 0) return 0;
   const std::int64_t blocks = weft::impl::algorithm_blocks(exec, n);
-  View<std::int64_t*, typename S::memory_space> counts(view_alloc(WithoutInitializing, "weft::copy_if counts"),
-                                                       blocks);
+  View<std::int64_t*, typename S::memory_space> counts(view_alloc(WithoutInitializing, "weft::copy_if counts"), blocks);
   using K = impl::SelectKernels<S, D, Pred, decltype(counts)>;
   const K k{src, dst, pred, counts, impl::BlockRange{n, blocks}};
   parallel_for("weft::experimental::copy_if (count)", impl::Range<E>(exec, 0, blocks), impl::CallCount<K>{k});
@@ -388,10 +402,12 @@ std::size_t unique(const E& exec, const V& v) {
   View<std::int64_t*, typename V::memory_space> idx(view_alloc(WithoutInitializing, v.label() + " (unique)"), n);
   View<std::int64_t*, typename V::memory_space> pos("weft::unique positions", n);
   iota(exec, idx, std::int64_t(0));
-  const std::size_t kept = copy_if(exec, idx, pos, WEFT_LAMBDA(std::int64_t i) { return i == 0 || !(v(i) == v(i - 1)); });
+  const std::size_t kept = copy_if(
+      exec, idx, pos, WEFT_LAMBDA(std::int64_t i) { return i == 0 || !(v(i) == v(i - 1)); });
   View<T*, typename V::memory_space> tmp(view_alloc(WithoutInitializing, v.label() + " (unique values)"), kept);
-  parallel_for("weft::experimental::unique", impl::Range<E>(exec, 0, static_cast<std::int64_t>(kept)),
-               WEFT_LAMBDA(std::int64_t j) { tmp(j) = v(pos(j)); });
+  parallel_for(
+      "weft::experimental::unique", impl::Range<E>(exec, 0, static_cast<std::int64_t>(kept)),
+      WEFT_LAMBDA(std::int64_t j) { tmp(j) = v(pos(j)); });
   copy(exec, tmp, subview(v, std::pair<std::size_t, std::size_t>(0, kept)));
   return kept;
 }
@@ -420,10 +436,11 @@ std::pair<View<std::int64_t*, typename K::memory_space>, std::size_t> run_starts
   View<std::int64_t*, typename K::memory_space> idx(view_alloc(WithoutInitializing, "weft::runs (indices)"), n);
   View<std::int64_t*, typename K::memory_space> starts(view_alloc(WithoutInitializing, "weft::runs (starts)"), n + 1);
   iota(exec, idx, std::int64_t(0));
-  const std::size_t runs =
-      copy_if(exec, idx, starts, WEFT_LAMBDA(std::int64_t i) { return i == 0 || !(keys(i) == keys(i - 1)); });
+  const std::size_t runs = copy_if(
+      exec, idx, starts, WEFT_LAMBDA(std::int64_t i) { return i == 0 || !(keys(i) == keys(i - 1)); });
   const std::int64_t end = n;
-  parallel_for("weft::runs (end)", Range<E>(exec, 0, 1), WEFT_LAMBDA(std::int64_t) { starts(runs) = end; });
+  parallel_for(
+      "weft::runs (end)", Range<E>(exec, 0, 1), WEFT_LAMBDA(std::int64_t) { starts(runs) = end; });
   return {starts, runs};
 }
 }  // namespace impl
@@ -440,13 +457,14 @@ std::size_t reduce_by_key(const E& exec, const K& keys, const V& values, const O
                 std::to_string(out_values.extent(0)) + "; give outputs as large as the number of runs");
   using T = typename OV::non_const_value_type;
   auto st = starts;
-  parallel_for("weft::experimental::reduce_by_key", impl::Range<E>(exec, 0, static_cast<std::int64_t>(runs)),
-               WEFT_LAMBDA(std::int64_t j) {
-                 T s{};
-                 for (std::int64_t i = st(j); i < st(j + 1); ++i) s += values(i);
-                 out_keys(j) = keys(st(j));
-                 out_values(j) = s;
-               });
+  parallel_for(
+      "weft::experimental::reduce_by_key", impl::Range<E>(exec, 0, static_cast<std::int64_t>(runs)),
+      WEFT_LAMBDA(std::int64_t j) {
+        T s{};
+        for (std::int64_t i = st(j); i < st(j + 1); ++i) s += values(i);
+        out_keys(j) = keys(st(j));
+        out_values(j) = s;
+      });
   return runs;
 }
 /// out(i) = the sum of values(j) over the run of equal consecutive keys that holds i, for j <= i.
@@ -457,14 +475,15 @@ void inclusive_scan_by_key(const E& exec, const K& keys, const V& values, const 
   auto [starts, runs] = impl::run_starts(exec, keys);
   using T = typename O::non_const_value_type;
   auto st = starts;
-  parallel_for("weft::experimental::inclusive_scan_by_key", impl::Range<E>(exec, 0, static_cast<std::int64_t>(runs)),
-               WEFT_LAMBDA(std::int64_t j) {
-                 T s{};
-                 for (std::int64_t i = st(j); i < st(j + 1); ++i) {
-                   s += values(i);
-                   out(i) = s;
-                 }
-               });
+  parallel_for(
+      "weft::experimental::inclusive_scan_by_key", impl::Range<E>(exec, 0, static_cast<std::int64_t>(runs)),
+      WEFT_LAMBDA(std::int64_t j) {
+        T s{};
+        for (std::int64_t i = st(j); i < st(j + 1); ++i) {
+          s += values(i);
+          out(i) = s;
+        }
+      });
 }
 
 // ---- histogram ------------------------------------------------------------------------------------------
@@ -484,16 +503,18 @@ void histogram(const E& exec, const V& values, const B& bins, T lo, T hi) {
   View<C*, typename B::memory_space> priv("weft::histogram (per block)", blocks * nb);
   const impl::BlockRange br{n, blocks};
   const double dlo = static_cast<double>(lo), scale = static_cast<double>(nb) / (static_cast<double>(hi) - dlo);
-  parallel_for("weft::experimental::histogram (blocks)", impl::Range<E>(exec, 0, blocks), WEFT_LAMBDA(std::int64_t b) {
-    for (std::int64_t i = br.begin(b), e = br.end(b); i < e; ++i) {
-      const double x = (static_cast<double>(values(i)) - dlo) * scale;
-      if (x >= 0 && x < static_cast<double>(nb)) ++priv(b * nb + static_cast<std::int64_t>(x));
-    }
-  });
-  parallel_for("weft::experimental::histogram (sum)", impl::Range<E>(exec, 0, nb), WEFT_LAMBDA(std::int64_t k) {
-    C s = 0;
-    for (std::int64_t b = 0; b < blocks; ++b) s += priv(b * nb + k);
-    bins(k) += s;
-  });
+  parallel_for(
+      "weft::experimental::histogram (blocks)", impl::Range<E>(exec, 0, blocks), WEFT_LAMBDA(std::int64_t b) {
+        for (std::int64_t i = br.begin(b), e = br.end(b); i < e; ++i) {
+          const double x = (static_cast<double>(values(i)) - dlo) * scale;
+          if (x >= 0 && x < static_cast<double>(nb)) ++priv(b * nb + static_cast<std::int64_t>(x));
+        }
+      });
+  parallel_for(
+      "weft::experimental::histogram (sum)", impl::Range<E>(exec, 0, nb), WEFT_LAMBDA(std::int64_t k) {
+        C s = 0;
+        for (std::int64_t b = 0; b < blocks; ++b) s += priv(b * nb + k);
+        bins(k) += s;
+      });
 }
 }  // namespace weft::experimental

@@ -92,8 +92,6 @@ class CommImpl {
   virtual bool has_device() const noexcept { return false; }
 };
 
-
-
 /// Raises unless the runtime is up (a Communicator used after weft::finalize or MPI_Finalize).
 void check_usable(const CommImpl* c, const char* call, const std::string& label);
 bool checks_enabled() noexcept;  // WEFT_COMM_CHECKS=0 turns the cross-rank agreement checks off

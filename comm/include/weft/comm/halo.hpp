@@ -33,8 +33,10 @@ struct HaloCopy1 {
   B buf;
   long l0;
   WEFT_INLINE_FUNCTION void operator()(long i) const {
-    if constexpr (Pack) buf(i - l0) = v(i);
-    else v(i) = buf(i - l0);
+    if constexpr (Pack)
+      buf(i - l0) = v(i);
+    else
+      v(i) = buf(i - l0);
   }
 };
 template <bool Pack, class V, class B>
@@ -44,8 +46,10 @@ struct HaloCopy2 {
   long l0, l1, e1;
   WEFT_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j) const {
     const long b = (i - l0) * e1 + (j - l1);
-    if constexpr (Pack) buf(b) = v(i, j);
-    else v(i, j) = buf(b);
+    if constexpr (Pack)
+      buf(b) = v(i, j);
+    else
+      v(i, j) = buf(b);
   }
 };
 template <bool Pack, class V, class B>
@@ -55,15 +59,19 @@ struct HaloCopy3 {
   long l0, l1, l2, e1, e2;
   WEFT_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j, std::int64_t k) const {
     const long b = ((i - l0) * e1 + (j - l1)) * e2 + (k - l2);
-    if constexpr (Pack) buf(b) = v(i, j, k);
-    else v(i, j, k) = buf(b);
+    if constexpr (Pack)
+      buf(b) = v(i, j, k);
+    else
+      v(i, j, k) = buf(b);
   }
   /// One row of the box (host threads: a division per row, the row copied by an inner loop).
   WEFT_INLINE_FUNCTION void operator()(long row) const {
     const long a = row / e1, bb = row - a * e1, base = row * e2;
     for (long c = 0; c < e2; ++c) {
-      if constexpr (Pack) buf(base + c) = v(l0 + a, l1 + bb, l2 + c);
-      else v(l0 + a, l1 + bb, l2 + c) = buf(base + c);
+      if constexpr (Pack)
+        buf(base + c) = v(l0 + a, l1 + bb, l2 + c);
+      else
+        v(l0 + a, l1 + bb, l2 + c) = buf(base + c);
     }
   }
 };
@@ -211,10 +219,9 @@ class Halo {
       s.rreq->impl_wait();
       constexpr std::size_t mult = impl::dtype_of<value_type>() == impl::Dtype::byte ? sizeof(value_type) : 1;
       if (s.rreq->impl_received() != s.m.count * mult)
-        impl::throw_comm_error("weft::comm::Halo on View \"" + view_.label() + "\": rank " +
-                               std::to_string(s.m.peer) + " sent " + std::to_string(s.rreq->impl_received() / mult) +
-                               " elements for a face of " + std::to_string(s.m.count) +
-                               "; every rank must exchange the same View shape and width");
+        impl::throw_comm_error("weft::comm::Halo on View \"" + view_.label() + "\": rank " + std::to_string(s.m.peer) +
+                               " sent " + std::to_string(s.rreq->impl_received() / mult) + " elements for a face of " +
+                               std::to_string(s.m.count) + "; every rank must exchange the same View shape and width");
       if (s.host_recv.data()) deep_copy(exec, s.recv, s.host_recv);
       impl::halo_copy<false>(exec, view_, s.recv, s.m, s.m.recv_lo);
     }

@@ -50,9 +50,9 @@ constexpr void check_vector(const char* fn) {
 template <class X, class Y>
 void check_same_extent(const char* fn, const X& x, const Y& y) {
   if (x.extent(0) != y.extent(0))
-    throw Error(std::string("weft::linalg::") + fn + ": View \"" + x.label() + "\" has " +
-                std::to_string(x.extent(0)) + " elements but \"" + y.label() + "\" has " +
-                std::to_string(y.extent(0)) + "; the vectors must have the same extent");
+    throw Error(std::string("weft::linalg::") + fn + ": View \"" + x.label() + "\" has " + std::to_string(x.extent(0)) +
+                " elements but \"" + y.label() + "\" has " + std::to_string(y.extent(0)) +
+                "; the vectors must have the same extent");
 }
 template <class T>
 WEFT_INLINE_FUNCTION auto abs_value(const T& v) {

@@ -25,8 +25,8 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
   const long n = static_cast<long>(A.cols());
   Z zz = z ? *z : Z();
   parallel_for(
-      "weft::linalg::matrix_vector_product", RangePolicy<Exec, IndexType<long>>(exec, 0, static_cast<long>(y.extent(0))),
-      WEFT_LAMBDA(long i) {
+      "weft::linalg::matrix_vector_product",
+      RangePolicy<Exec, IndexType<long>>(exec, 0, static_cast<long>(y.extent(0))), WEFT_LAMBDA(long i) {
         T s{};
         for (long j = 0; j < n; ++j) s += (at ? av(j, i) : av(i, j)) * x(j);
         y(i) = (has_z ? T(zz(i)) : T(0)) + alpha * s;
@@ -36,13 +36,14 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
 
 /// y = A x (A may be transposed(...) and/or scaled(...)).
 template <ExecutionSpace Exec, class A, class X, class Y>
-requires is_view_v<Y> void matrix_vector_product(const Exec& exec, const A& a, const X& x, const Y& y) {
+requires is_view_v<Y>
+void matrix_vector_product(const Exec& exec, const A& a, const X& x, const Y& y) {
   impl::matrix_vector_impl(exec, impl::as_matop(a), x, y, static_cast<const Y*>(nullptr));
 }
 /// y = z + A x (z may be y itself).
 template <ExecutionSpace Exec, class A, class X, class Z, class Y>
-requires(is_view_v<Z>&& is_view_v<Y>) void matrix_vector_product(const Exec& exec, const A& a, const X& x,
-                                                                  const Z& z, const Y& y) {
+requires(is_view_v<Z>&& is_view_v<Y>) void matrix_vector_product(const Exec& exec, const A& a, const X& x, const Z& z,
+                                                                 const Y& y) {
   impl::matrix_vector_impl(exec, impl::as_matop(a), x, y, &z);
 }
 }  // namespace weft::linalg

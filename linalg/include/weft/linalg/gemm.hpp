@@ -59,8 +59,9 @@ struct MatOp {
 };
 template <class V>
 MatOp<V> as_matop(const V& v) {
-  static_assert(is_view_v<V> && V::R == 2, "weft::linalg::matrix_product: operands are rank-2 Views "
-                                           "(optionally transposed(...) or scaled(...))");
+  static_assert(is_view_v<V> && V::R == 2,
+                "weft::linalg::matrix_product: operands are rank-2 Views "
+                "(optionally transposed(...) or scaled(...))");
   return {v, false, typename V::non_const_value_type(1)};
 }
 template <class V>
@@ -119,16 +120,14 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
   using T = typename CV::non_const_value_type;
   using Bk = gemm_blocking<T>;
   constexpr int MR = Bk::mr, NR = Bk::nr;
-  const long m = static_cast<long>(C.extent(0)), n = static_cast<long>(C.extent(1)),
-             k = static_cast<long>(A.cols());
+  const long m = static_cast<long>(C.extent(0)), n = static_cast<long>(C.extent(1)), k = static_cast<long>(A.cols());
   const bool simd = cpu_has_avx2_fma();
   const T alpha = A.alpha * B.alpha;
   if (m == 0 || n == 0) return;
   if (k == 0) {  // C = E (or 0)
-    parallel_for(
-        "weft::linalg::matrix_product (k = 0)", RangePolicy<Exec, IndexType<long>>(exec, 0, m), [=](long i) {
-          for (long j = 0; j < n; ++j) C(i, j) = E ? (*E)(i, j) : T(0);
-        });
+    parallel_for("weft::linalg::matrix_product (k = 0)", RangePolicy<Exec, IndexType<long>>(exec, 0, m), [=](long i) {
+      for (long j = 0; j < n; ++j) C(i, j) = E ? (*E)(i, j) : T(0);
+    });
     return;
   }
   const long kc_max = std::min<long>(Bk::kc, k), nc_max = std::min<long>(Bk::nc, (n + NR - 1) / NR * NR);
@@ -148,43 +147,41 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
       const long kc = std::min<long>(Bk::kc, k - pc);
       const bool first = pc == 0;
       // Pack B(pc:pc+kc, jc:jc+nc) into NR-wide panels, zero-padded, scaled by alpha.
-      parallel_for(
-          "weft::linalg::matrix_product (pack B)", RangePolicy<Exec, IndexType<long>>(exec, 0, npanels),
-          [=](long jp) {
-            T* dst = bp + jp * kc * NR;
-            const long j0 = jc + jp * NR, jn = std::min<long>(NR, n - j0);
-            for (long p = 0; p < kc; ++p)
-              for (long j = 0; j < NR; ++j)
-                dst[p * NR + j] = j < jn ? alpha * (bt ? bv(j0 + j, pc + p) : bv(pc + p, j0 + j)) : T(0);
-          });
+      parallel_for("weft::linalg::matrix_product (pack B)", RangePolicy<Exec, IndexType<long>>(exec, 0, npanels),
+                   [=](long jp) {
+                     T* dst = bp + jp * kc * NR;
+                     const long j0 = jc + jp * NR, jn = std::min<long>(NR, n - j0);
+                     for (long p = 0; p < kc; ++p)
+                       for (long j = 0; j < NR; ++j)
+                         dst[p * NR + j] = j < jn ? alpha * (bt ? bv(j0 + j, pc + p) : bv(pc + p, j0 + j)) : T(0);
+                   });
       // Each block of mc rows: pack its A panels, then the micro-kernels over the B panels.
-      parallel_for(
-          "weft::linalg::matrix_product (macro-tiles)", RangePolicy<Exec, IndexType<long>>(exec, 0, mblocks),
-          [=](long ib) {
-            const long i0 = ib * Bk::mc, mcur = std::min<long>(Bk::mc, m - i0);
-            const long ipanels = (mcur + MR - 1) / MR;
-            T* apb = ap + i0 * kc;  // i0 is a multiple of MR, so blocks do not overlap
-            for (long ip = 0; ip < ipanels; ++ip) {
-              T* dst = apb + ip * kc * MR;
-              const long r0 = i0 + ip * MR, rn = std::min<long>(MR, m - r0);
-              for (long p = 0; p < kc; ++p)
-                for (long i = 0; i < MR; ++i)
-                  dst[p * MR + i] = i < rn ? (at ? av(pc + p, r0 + i) : av(r0 + i, pc + p)) : T(0);
-            }
-            alignas(64) T ct[MR * NR];
-            for (long jp = 0; jp < npanels; ++jp) {
-              const long j0 = jc + jp * NR, jn = std::min<long>(NR, n - j0);
-              for (long ip = 0; ip < ipanels; ++ip) {
-                const long r0 = i0 + ip * MR, rn = std::min<long>(MR, m - r0);
-                micro_kernel<T>(simd, kc, apb + ip * kc * MR, bp + jp * kc * NR, ct);
-                for (long i = 0; i < rn; ++i)
-                  for (long j = 0; j < jn; ++j) {
-                    T& c = C(r0 + i, j0 + j);
-                    c = (first ? (E ? (*E)(r0 + i, j0 + j) : T(0)) : c) + ct[i * NR + j];
-                  }
-              }
-            }
-          });
+      parallel_for("weft::linalg::matrix_product (macro-tiles)", RangePolicy<Exec, IndexType<long>>(exec, 0, mblocks),
+                   [=](long ib) {
+                     const long i0 = ib * Bk::mc, mcur = std::min<long>(Bk::mc, m - i0);
+                     const long ipanels = (mcur + MR - 1) / MR;
+                     T* apb = ap + i0 * kc;  // i0 is a multiple of MR, so blocks do not overlap
+                     for (long ip = 0; ip < ipanels; ++ip) {
+                       T* dst = apb + ip * kc * MR;
+                       const long r0 = i0 + ip * MR, rn = std::min<long>(MR, m - r0);
+                       for (long p = 0; p < kc; ++p)
+                         for (long i = 0; i < MR; ++i)
+                           dst[p * MR + i] = i < rn ? (at ? av(pc + p, r0 + i) : av(r0 + i, pc + p)) : T(0);
+                     }
+                     alignas(64) T ct[MR * NR];
+                     for (long jp = 0; jp < npanels; ++jp) {
+                       const long j0 = jc + jp * NR, jn = std::min<long>(NR, n - j0);
+                       for (long ip = 0; ip < ipanels; ++ip) {
+                         const long r0 = i0 + ip * MR, rn = std::min<long>(MR, m - r0);
+                         micro_kernel<T>(simd, kc, apb + ip * kc * MR, bp + jp * kc * NR, ct);
+                         for (long i = 0; i < rn; ++i)
+                           for (long j = 0; j < jn; ++j) {
+                             T& c = C(r0 + i, j0 + j);
+                             c = (first ? (E ? (*E)(r0 + i, j0 + j) : T(0)) : c) + ct[i * NR + j];
+                           }
+                       }
+                     }
+                   });
     }
   }
 }
@@ -232,23 +229,24 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
   using T = typename CV::non_const_value_type;
   static_assert(CV::R == 2, "weft::linalg::matrix_product: C must be a rank-2 View");
   static_assert(!std::is_const_v<typename CV::value_type>, "weft::linalg::matrix_product: C is const");
-  static_assert(std::is_same_v<typename AV::non_const_value_type, T> && std::is_same_v<typename BV::non_const_value_type, T>,
-                "weft::linalg::matrix_product: A, B and C must have the same element type");
+  static_assert(
+      std::is_same_v<typename AV::non_const_value_type, T> && std::is_same_v<typename BV::non_const_value_type, T>,
+      "weft::linalg::matrix_product: A, B and C must have the same element type");
   if (A.rows() != C.extent(0) || B.cols() != C.extent(1) || A.cols() != B.rows() ||
       (E && (E->extent(0) != C.extent(0) || E->extent(1) != C.extent(1))))
     throw Error("weft::linalg::matrix_product: shapes do not match: A \"" + A.view.label() + "\" is " +
                 std::to_string(A.rows()) + " x " + std::to_string(A.cols()) + (A.trans ? " (transposed)" : "") +
                 ", B \"" + B.view.label() + "\" " + std::to_string(B.rows()) + " x " + std::to_string(B.cols()) +
-                (B.trans ? " (transposed)" : "") + ", C \"" + C.label() + "\" " + std::to_string(C.extent(0)) +
-                " x " + std::to_string(C.extent(1)) +
+                (B.trans ? " (transposed)" : "") + ", C \"" + C.label() + "\" " + std::to_string(C.extent(0)) + " x " +
+                std::to_string(C.extent(1)) +
                 (E ? ", E " + std::to_string(E->extent(0)) + " x " + std::to_string(E->extent(1)) : std::string()) +
                 "; C = A B needs A m x k, B k x n, C m x n");
   if (C.extent(0) == 0 || C.extent(1) == 0) return;
   if (impl == Impl::automatic) impl = default_impl();
   if (A.cols() == 0 && impl == Impl::vendor) impl = Impl::native;  // C = E (or 0): nothing for a BLAS to do
-  if constexpr (Exec::impl_is_host_space && (std::is_same_v<T, double> || std::is_same_v<T, float> ||
-                                             std::is_same_v<T, std::complex<double>> ||
-                                             std::is_same_v<T, std::complex<float>>)) {
+  if constexpr (Exec::impl_is_host_space &&
+                (std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::complex<double>> ||
+                 std::is_same_v<T, std::complex<float>>)) {
     if (impl != Impl::native && has_vendor_blas() && A.cols() > 0) {
       exec.fence();
       const T alpha = A.alpha * B.alpha;
@@ -273,8 +271,9 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
     }
   }
   if (impl == Impl::vendor && !has_vendor_blas())
-    throw Error("weft::linalg::matrix_product: Impl::vendor asked for, but Weft was built without a vendor BLAS "
-                "(Debian: apt-get install libopenblas-dev, then reconfigure)");
+    throw Error(
+        "weft::linalg::matrix_product: Impl::vendor asked for, but Weft was built without a vendor BLAS "
+        "(Debian: apt-get install libopenblas-dev, then reconfigure)");
   if constexpr (Exec::impl_is_host_space)
     host_gemm(exec, A, B, C, E);
   else
@@ -284,8 +283,8 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
 
 /// C = A B (A, B may be transposed(...) and/or scaled(...)).
 template <ExecutionSpace Exec, class A, class B, class C>
-requires is_view_v<C> void matrix_product(const Exec& exec, const A& a, const B& b, const C& c,
-                                          Impl impl = Impl::automatic) {
+requires is_view_v<C>
+void matrix_product(const Exec& exec, const A& a, const B& b, const C& c, Impl impl = Impl::automatic) {
   impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, static_cast<const C*>(nullptr), impl);
 }
 /// C = E + A B (E may be C itself).

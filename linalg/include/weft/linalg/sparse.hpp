@@ -152,7 +152,8 @@ CsrMatrix<T, Ordinal, Offset, MemorySpace> stencil_27pt(long nx, long ny, long n
                 std::to_string(nz) + "; every extent must be at least 1");
   const long n = nx * ny * nz;
   if (n > static_cast<long>(std::numeric_limits<Ordinal>::max()))
-    throw Error("weft::linalg::stencil_27pt: " + std::to_string(n) + " rows do not fit the ordinal type; use a "
+    throw Error("weft::linalg::stencil_27pt: " + std::to_string(n) +
+                " rows do not fit the ordinal type; use a "
                 "64-bit Ordinal");
   std::vector<Offset> rm(static_cast<std::size_t>(n) + 1);
   std::vector<Ordinal> ent;
@@ -240,7 +241,8 @@ namespace impl {
 template <class E, class V>
 void jacobi_apply(const E& exec, const V& z, const V& dinv, const V& r) {
   parallel_for(
-      "weft::linalg::cg_solve (Jacobi)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(z.extent(0))),
+      "weft::linalg::cg_solve (Jacobi)",
+      RangePolicy<E, IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(z.extent(0))),
       WEFT_LAMBDA(std::int64_t i) { z(i) = dinv(i) * r(i); });
 }
 }  // namespace impl
@@ -274,7 +276,8 @@ CgResult cg_solve(const E& exec, const CsrMatrix<T, O, F, M>& A, const B& b, con
     const auto val = A.values();
     long zero_diag = 0;
     parallel_reduce(
-        "weft::linalg::cg_solve (diagonal)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(n)),
+        "weft::linalg::cg_solve (diagonal)",
+        RangePolicy<E, IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(n)),
         WEFT_LAMBDA(std::int64_t i, long& bad) {
           T d{};
           for (F k = rm(i); k < rm(i + 1); ++k)
