@@ -404,3 +404,24 @@ TEST_CASE_TEMPLATE("matrix_vector_product: layouts, transposed, scaled, y = z + 
   CHECK_THROWS_WITH_AS(la::matrix_vector_product(E(), A, x, y), doctest::Contains("A \"A\" is 3 x 4, x \"x\" has 5"),
                        weft::Error);
 }
+
+TEST_CASE_TEMPLATE("matrix_rank_1_update: A += x y^T, scaled x, LayoutLeft and LayoutRight", E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  const long m = 37, n = 23;
+  std::vector<double> a0;
+  auto A = random_matrix<double, weft::LayoutLeft, M>("A", m, n, 41, a0);
+  const auto xv = weft_test::random_values<double>(m, 42), yv = weft_test::random_values<double>(n, 43);
+  weft::View<double*, M> x("x", m), y("y", n);
+  weft_test::upload(x, xv);
+  weft_test::upload(y, yv);
+  la::matrix_rank_1_update(E(), la::scaled(0.5, x), y, A);
+  auto h = weft_test::on_host(A);
+  for (long i = 0; i < m; ++i)
+    for (long j = 0; j < n; ++j) {
+      const double t = (0.5 * xv[i]) * yv[j];  // a fused multiply-add on a GPU may round once instead of twice
+      REQUIRE(std::fabs(h(i, j) - (a0[i * n + j] + t)) <=
+              4 * std::numeric_limits<double>::epsilon() * (std::fabs(a0[i * n + j]) + std::fabs(t)));
+    }
+  weft::View<double**, weft::LayoutRight, M> B("B", m, n + 1);
+  CHECK_THROWS_WITH_AS(la::matrix_rank_1_update(E(), x, y, B), doctest::Contains("A \"B\" is 37 x 24"), weft::Error);
+}

@@ -46,4 +46,23 @@ requires(is_view_v<Z>&& is_view_v<Y>) void matrix_vector_product(const Exec& exe
                                                                  const Y& y) {
   impl::matrix_vector_impl(exec, impl::as_matop(a), x, y, &z);
 }
+/// A = A + x y^T (std::linalg::matrix_rank_1_update; x or y may be scaled(alpha, v)), any layout of A.
+template <ExecutionSpace Exec, class X, class Y, class A>
+void matrix_rank_1_update(const Exec& exec, const X& x, const Y& y, const A& a) {
+  impl::check_vector<X>("matrix_rank_1_update");
+  impl::check_vector<Y>("matrix_rank_1_update");
+  static_assert(is_view_v<A> && A::R == 2, "weft::linalg::matrix_rank_1_update: A must be a rank-2 View");
+  if (x.extent(0) != a.extent(0) || y.extent(0) != a.extent(1))
+    throw Error("weft::linalg::matrix_rank_1_update: A \"" + a.label() + "\" is " + std::to_string(a.extent(0)) +
+                " x " + std::to_string(a.extent(1)) + " but x \"" + x.label() + "\" has " +
+                std::to_string(x.extent(0)) + " and y \"" + y.label() + "\" " + std::to_string(y.extent(0)) +
+                " elements; A += x y^T needs A m x n, x m, y n");
+  const long n = static_cast<long>(a.extent(1));
+  parallel_for(
+      "weft::linalg::matrix_rank_1_update", RangePolicy<Exec, IndexType<long>>(exec, 0, static_cast<long>(a.extent(0))),
+      WEFT_LAMBDA(long i) {
+        const auto xi = x(i);
+        for (long j = 0; j < n; ++j) a(i, j) += xi * y(j);
+      });
+}
 }  // namespace weft::linalg
