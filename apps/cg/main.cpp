@@ -298,7 +298,7 @@ int run(const Options& o, const weft::comm::Communicator& world) {
   if (me == 0) {
     std::printf("weft-cg: %ldx%ldx%ld grid (%s scaling), %.0f nonzeros, %d rank(s) as %dx%dx%d, %s with %d thread(s)\n",
                 global[0], global[1], global[2], o.weak ? "weak" : "strong", nnz_total, np, dec.dims(0), dec.dims(1),
-                dec.dims(2), Exec::name(), weft_app::Result().threads);
+                dec.dims(2), Exec::name(), weft_app::threads());
     std::printf("  %ld iterations in %.4f s; relative residual %.3e (goal %.1e); max |x - x*| %.3e (limit 1e-7)\n", it,
                 elapsed, rel, o.tol, err);
     std::printf("  %-6s %10s %10s\n", "phase", "seconds", "GFLOP/s");

@@ -25,6 +25,11 @@
 namespace weft_app {
 using ExecSpace = WEFT_APP_EXEC_SPACE;
 
+/// The threads the app's host work runs on (the execution space's own for host spaces).
+inline int threads() {
+  return ExecSpace::impl_is_host_space ? ExecSpace().concurrency() : weft::DefaultHostExecutionSpace().concurrency();
+}
+
 /// Prints "<app>: <message>" on stderr and exits with status 2 (a usage error, as opposed to 1: wrong answer).
 [[noreturn]] inline void usage_error(const std::string& app, const std::string& message) {
   std::fprintf(stderr, "%s: %s (try --help)\n", app.c_str(), message.c_str());
@@ -145,8 +150,7 @@ class Progress {
 struct Result {
   std::string app, backend = ExecSpace::name(), compiler = __VERSION__;
   int ranks = 1;
-  int threads =
-      ExecSpace::impl_is_host_space ? ExecSpace().concurrency() : weft::DefaultHostExecutionSpace().concurrency();
+  int threads = weft_app::threads();
   std::string fom_name, fom_unit;
   double fom = 0;
   bool valid = false;

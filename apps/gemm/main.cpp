@@ -136,7 +136,7 @@ int main(int argc, char* argv[]) {
     return 2;
   }
   std::printf("weft-gemm: matrix_product C = A B, square LayoutRight, %s with %d thread(s), vendor: %s; best of %d\n",
-              Exec::name(), weft_app::Result().threads, la::vendor_blas_name(), o.reps);
+              Exec::name(), weft_app::threads(), la::vendor_blas_name(), o.reps);
   std::printf("  %-7s %6s %14s %14s %14s %12s\n", "type", "n", "native GFLOP/s", "vendor GFLOP/s", "native/vendor",
               "max rel err");
   bool ok = true;

@@ -178,7 +178,7 @@ int run(const Options& o, const weft::comm::Communicator& world) {
   if (me == 0) {
     std::printf("weft-heat: %ldx%ldx%ld cells (%s scaling), %d rank(s) as %dx%dx%d, %s with %d thread(s), %ld steps\n",
                 global[0], global[1], global[2], o.weak ? "weak" : "strong", p, dec.dims(0), dec.dims(1), dec.dims(2),
-                Exec::name(), weft_app::Result().threads, o.steps);
+                Exec::name(), weft_app::threads(), o.steps);
     std::printf("  time %.4f s, %.4f s per step; halo (not hidden) %.4f s = %.1f%% of the step time%s\n", elapsed,
                 elapsed / o.steps, halo_max, 100.0 * halo_max / elapsed, o.overlap ? " (overlapped)" : "");
     std::printf("  updates per second: %.4g total, %.4g per rank\n", updates / elapsed, per_rank);

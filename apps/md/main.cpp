@@ -364,7 +364,7 @@ int run(const Options& o) {
   const bool ok = force_err <= 1e-10 && drift <= 1e-3;
   const double rate = static_cast<double>(md.natoms()) * static_cast<double>(o.steps) / elapsed;
   std::printf("weft-md: %ld atoms (%ld^3 FCC cells), box %.3f sigma, %ld steps, %s with %d thread(s)\n", md.natoms(),
-              o.n, md.box(), o.steps, Exec::name(), weft_app::Result().threads);
+              o.n, md.box(), o.steps, Exec::name(), weft_app::threads());
   std::printf("  time %.4f s: %.4g atom-steps per second\n", elapsed, rate);
   std::printf("  forces vs O(N^2) long-double reference (864 atoms): %.3e relative (limit 1e-10)\n", force_err);
   std::printf(
