@@ -370,7 +370,8 @@ TEST_CASE_TEMPLATE("matrix_product on complex<double> (host spaces)", E, WEFT_TE
 TEST_CASE_TEMPLATE("matrix_vector_product: layouts, transposed, scaled, y = z + A x with z aliasing y", E,
                    WEFT_TEST_EXEC_SPACES) {
   using M = typename E::memory_space;
-  for (auto [m, n] : {std::pair<long, long>{257, 131}, {1, 40}, {33, 1}, {0, 5}, {6, 0}}) {
+  for (const auto& shape : {std::pair<long, long>{257, 131}, {1, 40}, {33, 1}, {0, 5}, {6, 0}}) {
+    const long m = shape.first, n = shape.second;  // not a structured binding: the lambda below captures them
     INFO(m, " x ", n);
     std::vector<double> a, xs, ys;
     auto A = random_matrix<double, weft::LayoutLeft, M>("A", m, n, 31, a);
@@ -424,4 +425,216 @@ TEST_CASE_TEMPLATE("matrix_rank_1_update: A += x y^T, scaled x, LayoutLeft and L
     }
   weft::View<double**, weft::LayoutRight, M> B("B", m, n + 1);
   CHECK_THROWS_WITH_AS(la::matrix_rank_1_update(E(), x, y, B), doctest::Contains("A \"B\" is 37 x 24"), weft::Error);
+}
+
+namespace {
+/// A well-conditioned triangular matrix in a full n x n array (row-major): the other triangle holds garbage
+/// (large values) that a solve must not read; the diagonal is 2 + |r|.
+std::vector<double> triangular_values(long n, bool lower, std::uint64_t seed) {
+  auto v = weft_test::random_values<double>(static_cast<std::size_t>(n * n), seed);
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < n; ++j) {
+      double& a = v[i * n + j];
+      if (i == j)
+        a = 2.0 + std::fabs(a);
+      else if ((j < i) != lower)
+        a = 1e6 * (1 + a);  // outside the triangle
+      else
+        a /= std::sqrt(double(n));
+    }
+  return v;
+}
+/// Solves op(A) x = b in long double on the host; op(A)(i, j) = at ? a[j][i] : a[i][j].
+std::vector<long double> reference_solve(const std::vector<double>& a, long n, bool at, bool lower, bool unit,
+                                         std::vector<long double> x) {
+  auto el = [&](long i, long j) -> long double { return at ? a[j * n + i] : a[i * n + j]; };
+  for (long s = 0; s < n; ++s) {
+    const long i = lower ? s : n - 1 - s;
+    long double r = x[i];
+    for (long j = 0; j < n; ++j)
+      if (j != i && ((j < i) == lower)) r -= el(i, j) * x[j];
+    x[i] = unit ? r : r / el(i, i);
+  }
+  return x;
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("triangular solves: vector and matrix, left and right, upper/lower, unit/explicit, transposed", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (long n : {0L, 1L, 2L, 17L, 130L}) {
+    for (bool lower : {true, false})
+      for (bool unit : {false, true})
+        for (bool trans : {false, true}) {
+          INFO("n = ", n, " lower ", lower, " unit ", unit, " transposed ", trans);
+          // op(A) is lower when `lower`; stored transposed when `trans`
+          const bool stored_lower = lower != trans;
+          const auto a = triangular_values(n, stored_lower, 500 + n);
+          weft::View<double**, weft::LayoutLeft, M> A("A", n, n);
+          {
+            auto h = weft::create_mirror_view(A);
+            for (long i = 0; i < n; ++i)
+              for (long j = 0; j < n; ++j) h(i, j) = a[i * n + j];
+            weft::deep_copy(A, h);
+          }
+          const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n), 600 + n);
+          auto b = make_vector<weft::View<double*, M>>("b", bv);
+          weft::View<double*, M> x("x", n);
+          auto solve = [&](const auto& tri, const auto& diag, const auto& bb, const auto& xx) {
+            if (trans)
+              la::triangular_matrix_vector_solve(E(), la::transposed(A), tri, diag, bb, xx);
+            else
+              la::triangular_matrix_vector_solve(E(), A, tri, diag, bb, xx);
+          };
+          auto dispatch = [&](const auto& bb, const auto& xx) {
+            if (lower && unit) solve(la::lower_triangle, la::implicit_unit_diagonal, bb, xx);
+            if (lower && !unit) solve(la::lower_triangle, la::explicit_diagonal, bb, xx);
+            if (!lower && unit) solve(la::upper_triangle, la::implicit_unit_diagonal, bb, xx);
+            if (!lower && !unit) solve(la::upper_triangle, la::explicit_diagonal, bb, xx);
+          };
+          dispatch(b, x);
+          const auto want = reference_solve(a, n, trans, lower, unit, std::vector<long double>(bv.begin(), bv.end()));
+          auto check = [&](const auto& got_view) {
+            auto got = weft_test::on_host(got_view);
+            for (long i = 0; i < n; ++i)
+              REQUIRE(std::fabs(got(i) - want[i]) <= 1e-12L * (1 + std::fabs(want[i])) * (n + 1));
+          };
+          check(x);
+          dispatch(b, b);  // in place
+          check(b);
+        }
+    // Matrix right-hand sides: A X = B (left) and X A = B (right), LayoutRight B, explicit lower / unit upper.
+    const long k = 3;
+    const auto a = triangular_values(n, true, 700 + n);
+    weft::View<double**, weft::LayoutRight, M> A("A", n, n), B("B", n, k), X("X", n, k), BR("BR", k, n), XR("XR", k, n);
+    const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n * k), 800 + n);
+    {
+      auto ha = weft::create_mirror_view(A);
+      auto hb = weft::create_mirror_view(B);
+      auto hbr = weft::create_mirror_view(BR);
+      for (long i = 0; i < n; ++i)
+        for (long j = 0; j < n; ++j) ha(i, j) = a[i * n + j];
+      for (long i = 0; i < n; ++i)
+        for (long r = 0; r < k; ++r) hb(i, r) = hbr(r, i) = bv[i * k + r];
+      weft::deep_copy(A, ha);
+      weft::deep_copy(B, hb);
+      weft::deep_copy(BR, hbr);
+    }
+    la::triangular_matrix_matrix_left_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, X);
+    // X A = B with A lower  <=>  A^T x^T = b^T, A^T upper: the reference solves with op = transpose
+    la::triangular_matrix_matrix_right_solve(E(), A, la::lower_triangle, la::explicit_diagonal, BR, XR);
+    auto hx = weft_test::on_host(X);
+    auto hxr = weft_test::on_host(XR);
+    for (long r = 0; r < k; ++r) {
+      std::vector<long double> col(n);
+      for (long i = 0; i < n; ++i) col[i] = bv[i * k + r];
+      const auto left = reference_solve(a, n, false, true, false, col);
+      const auto right = reference_solve(a, n, true, false, false, col);
+      for (long i = 0; i < n; ++i) {
+        REQUIRE(std::fabs(hx(i, r) - left[i]) <= 1e-12L * (1 + std::fabs(left[i])) * (n + 1));
+        REQUIRE(std::fabs(hxr(r, i) - right[i]) <= 1e-12L * (1 + std::fabs(right[i])) * (n + 1));
+      }
+    }
+    la::triangular_matrix_matrix_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, B);  // in place
+    auto hb = weft_test::on_host(B);
+    for (long i = 0; i < n; ++i)
+      for (long r = 0; r < k; ++r) REQUIRE(hb(i, r) == hx(i, r));
+  }
+  weft::View<double**, M> A("A", 3, 4);
+  weft::View<double*, M> b("b", 3);
+  CHECK_THROWS_WITH_AS(la::triangular_matrix_vector_solve(E(), A, la::upper_triangle, la::explicit_diagonal, b),
+                       doctest::Contains("A \"A\" is 3 x 4; a triangular solve needs a square A"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("triangular_matrix_vector_solve on complex<double> and float (host spaces)", E,
+                   WEFT_TEST_HOST_SPACES) {
+  using C = std::complex<double>;
+  const long n = 40;
+  const auto re = triangular_values(n, false, 901), im = weft_test::random_values<double>(n * n, 902);
+  weft::View<C**, E> A("A", n, n);
+  weft::View<float**, E> Af("Af", n, n);
+  weft::View<C*, E> x("x", n);
+  weft::View<float*, E> xf("xf", n);
+  const auto bv = weft_test::random_values<double>(n, 903);
+  for (long i = 0; i < n; ++i) {
+    for (long j = 0; j < n; ++j) {
+      A(i, j) = C(re[i * n + j], j > i ? 0.1 * im[i * n + j] : 0.0);
+      Af(i, j) = static_cast<float>(re[i * n + j]);
+    }
+    x(i) = C(bv[i], -bv[i]);
+    xf(i) = static_cast<float>(bv[i]);
+  }
+  la::triangular_matrix_vector_solve(E(), A, la::upper_triangle, la::explicit_diagonal, x);
+  la::triangular_matrix_vector_solve(E(), Af, la::upper_triangle, la::explicit_diagonal, xf);
+  // residual check in long double: A x - b
+  for (long i = 0; i < n; ++i) {
+    std::complex<long double> r = -std::complex<long double>(bv[i], -bv[i]);
+    long double rf = -bv[i];
+    for (long j = i; j < n; ++j) {
+      r += std::complex<long double>(A(i, j)) * std::complex<long double>(x(j));
+      rf += static_cast<long double>(Af(i, j)) * xf(j);
+    }
+    CHECK(std::abs(r) <= 1e-13L);
+    CHECK(std::fabs(rf) <= 1e-5L);
+  }
+}
+
+TEST_CASE_TEMPLATE("batched matrix_product: small (one kernel) and large (per batch), scaled, E + A B, NaN in C", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  struct Shape {
+    long nb, m, n, k;
+  };
+  for (Shape s : {Shape{5, 7, 5, 3}, Shape{3, 1, 9, 0}, Shape{0, 4, 4, 4}, Shape{2, 67, 70, 61}}) {
+    INFO(s.nb, " x ", s.m, " x ", s.n, " x ", s.k);
+    for (auto impl : {la::Impl::native, la::Impl::automatic}) {
+      const auto av = weft_test::random_values<double>(static_cast<std::size_t>(s.nb * s.m * s.k), 31),
+                 bv = weft_test::random_values<double>(static_cast<std::size_t>(s.nb * s.k * s.n), 32),
+                 ev = weft_test::random_values<double>(static_cast<std::size_t>(s.nb * s.m * s.n), 33);
+      weft::View<double***, weft::LayoutRight, M> A("A", s.nb, s.m, s.k), C("C", s.nb, s.m, s.n);
+      weft::View<double***, weft::LayoutLeft, M> B("B", s.nb, s.k, s.n), Ev("Ev", s.nb, s.m, s.n);
+      {
+        auto ha = weft::create_mirror_view(A);
+        auto hb = weft::create_mirror_view(B);
+        auto he = weft::create_mirror_view(Ev);
+        for (long q = 0; q < s.nb; ++q) {
+          for (long i = 0; i < s.m; ++i)
+            for (long p = 0; p < s.k; ++p) ha(q, i, p) = av[(q * s.m + i) * s.k + p];
+          for (long p = 0; p < s.k; ++p)
+            for (long j = 0; j < s.n; ++j) hb(q, p, j) = bv[(q * s.k + p) * s.n + j];
+          for (long i = 0; i < s.m; ++i)
+            for (long j = 0; j < s.n; ++j) he(q, i, j) = ev[(q * s.m + i) * s.n + j];
+        }
+        weft::deep_copy(A, ha);
+        weft::deep_copy(B, hb);
+        weft::deep_copy(Ev, he);
+      }
+      weft::deep_copy(C, std::numeric_limits<double>::quiet_NaN());
+      auto check = [&](double alpha, bool plus_e, const auto& got_view) {
+        auto h = weft_test::on_host(got_view);
+        for (long q = 0; q < s.nb; ++q)
+          for (long i = 0; i < s.m; ++i)
+            for (long j = 0; j < s.n; ++j) {
+              long double acc = 0, mag = 0;
+              for (long p = 0; p < s.k; ++p) {
+                const long double t = (long double)av[(q * s.m + i) * s.k + p] * bv[(q * s.k + p) * s.n + j];
+                acc += t;
+                mag += std::fabs(t);
+              }
+              const long double e = plus_e ? ev[(q * s.m + i) * s.n + j] : 0.0L;
+              const long double want = alpha * acc + e;
+              REQUIRE(std::fabs(h(q, i, j) - want) <=
+                      2.0L * (s.k + 2) * eps<double>() * (mag + std::fabs(e)) + 1e-300L);
+            }
+      };
+      la::matrix_product(E(), A, B, C, impl);
+      check(1.0, false, C);
+      la::matrix_product(E(), la::scaled(0.5, A), B, C, impl);
+      check(0.5, false, C);
+      la::matrix_product(E(), A, B, Ev, Ev, impl);  // E aliasing C
+      check(1.0, true, Ev);
+    }
+  }
+  weft::View<double***, M> A("A", 2, 3, 4), B("B", 2, 5, 6), C("C", 2, 3, 6);
+  CHECK_THROWS_WITH_AS(la::matrix_product(E(), A, B, C), doctest::Contains("B \"B\" 2 x 5 x 6"), weft::Error);
 }

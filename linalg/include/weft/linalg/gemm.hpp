@@ -279,18 +279,90 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
   else
     device_gemm(exec, A, B, C, E);
 }
+
+/// Batched products on rank-3 Views, the batch index first: C(b, :, :) = E(b, :, :) + A(b, :, :) B(b, :, :).
+/// Small matrices (m n k < 64^3) take one kernel over (batch, i, j), so that the whole batch fills the
+/// machine; larger ones take the 2-D matrix_product per batch (Weft's blocked GEMM or the vendor's).
+template <class Exec, class AV, class BV, class CV, class EV>
+void batched_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E,
+                          Impl impl) {
+  using T = typename CV::non_const_value_type;
+  static_assert(AV::R == 3 && BV::R == 3 && CV::R == 3,
+                "weft::linalg::matrix_product: a batched product takes rank-3 Views A, B and C (batch index first)");
+  static_assert(!std::is_const_v<typename CV::value_type>, "weft::linalg::matrix_product: C is const");
+  static_assert(
+      std::is_same_v<typename AV::non_const_value_type, T> && std::is_same_v<typename BV::non_const_value_type, T>,
+      "weft::linalg::matrix_product: A, B and C must have the same element type");
+  const auto& a = A.view;
+  const auto& b = B.view;
+  auto ext = [](const auto& v) {
+    return std::to_string(v.extent(0)) + " x " + std::to_string(v.extent(1)) + " x " + std::to_string(v.extent(2));
+  };
+  if (a.extent(0) != C.extent(0) || b.extent(0) != C.extent(0) || a.extent(1) != C.extent(1) ||
+      b.extent(2) != C.extent(2) || a.extent(2) != b.extent(1) ||
+      (E && (E->extent(0) != C.extent(0) || E->extent(1) != C.extent(1) || E->extent(2) != C.extent(2))))
+    throw Error("weft::linalg::matrix_product (batched): shapes do not match: A \"" + a.label() + "\" is " + ext(a) +
+                ", B \"" + b.label() + "\" " + ext(b) + ", C \"" + C.label() + "\" " + ext(C) +
+                (E ? ", E " + ext(*E) : std::string()) + "; C = A B needs A nb x m x k, B nb x k x n, C nb x m x n");
+  const long nb = static_cast<long>(C.extent(0)), m = static_cast<long>(C.extent(1)),
+             n = static_cast<long>(C.extent(2)), k = static_cast<long>(a.extent(2));
+  if (nb == 0 || m == 0 || n == 0) return;
+  if (impl == Impl::automatic) impl = default_impl();
+  if (impl == Impl::vendor || static_cast<double>(m) * n * k >= 64.0 * 64.0 * 64.0) {
+    for (long q = 0; q < nb; ++q) {
+      auto cq = subview(C, q, ALL, ALL);
+      const MatOp<decltype(subview(a, q, ALL, ALL))> aq{subview(a, q, ALL, ALL), false, A.alpha};
+      const MatOp<decltype(subview(b, q, ALL, ALL))> bq{subview(b, q, ALL, ALL), false, B.alpha};
+      if (E) {
+        const auto eq = subview(*E, q, ALL, ALL);
+        matrix_product_impl(exec, aq, bq, cq, &eq, impl);
+      } else {
+        matrix_product_impl(exec, aq, bq, cq, static_cast<const decltype(cq)*>(nullptr), impl);
+      }
+    }
+    return;
+  }
+  const T alpha = A.alpha * B.alpha;
+  const bool has_e = E != nullptr;
+  EV e = E ? *E : EV();
+  parallel_for(
+      "weft::linalg::matrix_product (batched)", MDRangePolicy<Exec, Rank<3>>(exec, {0L, 0L, 0L}, {nb, m, n}),
+      WEFT_LAMBDA(std::int64_t q, std::int64_t i, std::int64_t j) {
+        T s{};
+        for (long p = 0; p < k; ++p) s += a(q, i, p) * b(q, p, j);
+        C(q, i, j) = (has_e ? T(e(q, i, j)) : T(0)) + alpha * s;
+      });
+}
+template <class V>
+MatOp<V> as_batched(const V& v) {
+  static_assert(is_view_v<V> && V::R == 3,
+                "weft::linalg::matrix_product: batched operands are rank-3 Views (optionally scaled(...))");
+  return {v, false, typename V::non_const_value_type(1)};
+}
+template <class S, class V>
+MatOp<V> as_batched(const Scaled<S, V>& s) {
+  auto m = as_batched(s.view);
+  m.alpha = static_cast<typename V::non_const_value_type>(s.alpha);
+  return m;
+}
 }  // namespace impl
 
-/// C = A B (A, B may be transposed(...) and/or scaled(...)).
+/// C = A B (A, B may be transposed(...) and/or scaled(...)); with rank-3 Views, the batched product.
 template <ExecutionSpace Exec, class A, class B, class C>
 requires is_view_v<C>
 void matrix_product(const Exec& exec, const A& a, const B& b, const C& c, Impl impl = Impl::automatic) {
-  impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, static_cast<const C*>(nullptr), impl);
+  if constexpr (C::R == 3)
+    impl::batched_product_impl(exec, impl::as_batched(a), impl::as_batched(b), c, static_cast<const C*>(nullptr), impl);
+  else
+    impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, static_cast<const C*>(nullptr), impl);
 }
-/// C = E + A B (E may be C itself).
+/// C = E + A B (E may be C itself); with rank-3 Views, the batched product.
 template <ExecutionSpace Exec, class A, class B, class E, class C>
 requires(is_view_v<E>&& is_view_v<C>) void matrix_product(const Exec& exec, const A& a, const B& b, const E& e,
                                                           const C& c, Impl impl = Impl::automatic) {
-  impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, &e, impl);
+  if constexpr (C::R == 3)
+    impl::batched_product_impl(exec, impl::as_batched(a), impl::as_batched(b), c, &e, impl);
+  else
+    impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, &e, impl);
 }
 }  // namespace weft::linalg
