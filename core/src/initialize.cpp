@@ -20,11 +20,15 @@ void serial_initialize(int nthreads);
 void serial_finalize();
 void serial_print_configuration(std::ostream& os);
 #endif
-#if WEFT_HAS_CUDA
-void cuda_initialize(int device_id);
-void cuda_finalize();
-void cuda_fence_all();
-void cuda_print_configuration(std::ostream& os);
+#if WEFT_HAS_CUDA || WEFT_HAS_HIP
+#define WEFT_IMPL_HAS_GPU_RUNTIME 1
+// Defined by the device backend's source (backends/cuda/src/cuda.cpp or backends/hip/src/hip.cpp).
+void gpu_initialize(int device_id);
+void gpu_finalize();
+void gpu_fence_all();
+void gpu_print_configuration(std::ostream& os);
+#else
+#define WEFT_IMPL_HAS_GPU_RUNTIME 0
 #endif
 #if WEFT_HAS_GPU_EMU
 void gpuemu_initialize();
@@ -115,7 +119,7 @@ void initialize(const InitializationSettings& settings) {
 #if WEFT_HAS_GPU_EMU
   impl::gpuemu_initialize();
 #endif
-#if WEFT_HAS_CUDA
+#if WEFT_IMPL_HAS_GPU_RUNTIME
   int device = settings.has_device_id() ? settings.get_device_id() : -1;
   if (device < 0)
     if (const char* env = std::getenv("WEFT_DEVICE_ID")) device = impl::parse_device(env, "WEFT_DEVICE_ID");
@@ -134,7 +138,7 @@ void initialize(const InitializationSettings& settings) {
       }
     impl::g_device_round_robin = true;
   }
-  impl::cuda_initialize(device);
+  impl::gpu_initialize(device);
 #endif
   impl::g_runtime_state = impl::RuntimeState::initialized;
   {
@@ -204,8 +208,8 @@ void initialize(int& argc, char* argv[]) {
 
 void fence(std::string_view label) {
   impl::tools::FenceScope profile(label.empty() ? std::string_view("weft::fence") : label, 0);
-#if WEFT_HAS_CUDA
-  impl::cuda_fence_all();
+#if WEFT_IMPL_HAS_GPU_RUNTIME
+  impl::gpu_fence_all();
 #endif
   impl::fence_all_instances();
 }
@@ -233,8 +237,8 @@ void finalize() {
     std::cerr << "\n  Let them go out of scope (or assign View()) before weft::finalize(); with a ScopeGuard, "
                  "declare Views in an inner scope.\n";
   }
-#if WEFT_HAS_CUDA
-  impl::cuda_finalize();
+#if WEFT_IMPL_HAS_GPU_RUNTIME
+  impl::gpu_finalize();
 #endif
 #if WEFT_HAS_OPENMP
   impl::openmp_finalize();
@@ -259,8 +263,8 @@ void print_configuration(std::ostream& os, bool) {
 #if WEFT_HAS_GPU_EMU
   impl::gpuemu_print_configuration(os);
 #endif
-#if WEFT_HAS_CUDA
-  impl::cuda_print_configuration(os);
+#if WEFT_IMPL_HAS_GPU_RUNTIME
+  impl::gpu_print_configuration(os);
 #endif
   for (auto* printer : impl::configuration_printers()) printer(os);
 }

@@ -16,12 +16,14 @@
 #else
 #define WEFT_TEST_HOST_SPACES weft::Serial
 #endif
-/// Host spaces plus the device backend (GpuEmu, Cuda) when there is one: tests over these read results
+/// Host spaces plus the device backend (GpuEmu, Cuda, HIP) when there is one: tests over these read results
 /// through host mirrors (weft_test::on_host), never through device Views.
 #if WEFT_HAS_GPU_EMU
 #define WEFT_TEST_EXEC_SPACES WEFT_TEST_HOST_SPACES, weft::GpuEmu
 #elif WEFT_HAS_CUDA
 #define WEFT_TEST_EXEC_SPACES WEFT_TEST_HOST_SPACES, weft::Cuda
+#elif WEFT_HAS_HIP
+#define WEFT_TEST_EXEC_SPACES WEFT_TEST_HOST_SPACES, weft::HIP
 #else
 #define WEFT_TEST_EXEC_SPACES WEFT_TEST_HOST_SPACES
 #endif

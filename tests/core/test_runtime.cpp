@@ -1,6 +1,5 @@
 // The runtime's lifetime: use before initialize and after finalize raise weft::Error, finalize reports
 // live Views by label, command-line and environment settings, fences and the stream-ordering rules.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <cstdlib>
 #include <iostream>
 #include <sstream>

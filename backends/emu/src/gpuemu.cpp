@@ -38,6 +38,15 @@ void GpuEmuSpace::impl_host_access_abort(const char* label) {
 }
 
 namespace impl {
+void host_space_kernel_access_check(const char* label) {
+  if (!emu::t_thread) return;
+  const std::string msg = std::string("View \"") + label +
+                          "\" lives in HostSpace but was accessed in a device kernel, which fails on a GPU; allocate "
+                          "it in the kernel's memory space or copy it there "
+                          "(weft::create_mirror_view_and_copy(weft::GpuEmuSpace(), view))";
+  emu::report(msg.c_str());  // names the kernel, block and thread
+}
+
 HostInstance* g_gpuemu_default_instance = nullptr;
 HostInstance* host_default_instance(HostInstance*& slot, const char* space_name, int nthreads);
 

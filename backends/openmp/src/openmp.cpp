@@ -20,10 +20,15 @@ void openmp_initialize(int nthreads) {
 // The default instance outlives finalize (OpenMP objects may still exist); initialize reuses it.
 void openmp_finalize() {}
 void openmp_print_configuration(std::ostream& os) {
+#ifdef _OPENMP
+  const long openmp_version = _OPENMP;
+#else
+  const long openmp_version = 0;  // hip-clang's device pass parses this host code without -fopenmp
+#endif
   const char* bind = std::getenv("OMP_PROC_BIND");
   const char* places = std::getenv("OMP_PLACES");
   os << "  OpenMP: " << (g_openmp_default_instance ? g_openmp_default_instance->nthreads : omp_get_max_threads())
      << " threads (" << omp_get_num_procs() << " processors), OMP_PROC_BIND=" << (bind ? bind : "unset")
-     << ", OMP_PLACES=" << (places ? places : "unset") << ", OpenMP " << _OPENMP << "\n";
+     << ", OMP_PLACES=" << (places ? places : "unset") << ", OpenMP " << openmp_version << "\n";
 }
 }  // namespace weft::impl

@@ -52,7 +52,7 @@ WEFT_INLINE_FUNCTION atomic_uint_t<T> to_bits(const T& t) {
 template <class T, class Op>
 __device__ inline T device_fetch_op(T* p, Op op) {
   if constexpr (sizeof(T) != 4 && sizeof(T) != 8) {
-    __trap();  // device atomics exist for 4- and 8-byte types only
+    WEFT_IMPL_DEVICE_TRAP();  // device atomics exist for 4- and 8-byte types only
     return *p;
   }
   using U = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
@@ -139,7 +139,7 @@ WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> exp
                                                std::type_identity_t<T> desired) {
 #if WEFT_IMPL_DEVICE_PASS
   if constexpr (sizeof(T) != 4 && sizeof(T) != 8) {
-    __trap();  // device atomics exist for 4- and 8-byte types only
+    WEFT_IMPL_DEVICE_TRAP();  // device atomics exist for 4- and 8-byte types only
     return *p;
   }
   using U = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;

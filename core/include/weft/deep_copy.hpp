@@ -129,7 +129,7 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
       parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks),
                    [=] WEFT_HOST_DEVICE(std::size_t c) {
                      const std::size_t b = c * serial_copy_bytes;
-                     std::memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
+                     __builtin_memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
                    });
     }
     return;

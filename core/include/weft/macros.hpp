@@ -1,6 +1,10 @@
 // Function and lambda annotations that let one source compile for host and device backends.
 #pragma once
 
+#if defined(__HIPCC__)
+#include <hip/hip_runtime.h>  // hip-clang, unlike nvcc, does not pre-include its runtime (atomicAdd, __shfl)
+#endif
+
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define WEFT_HOST_DEVICE __host__ __device__
 #else
@@ -22,3 +26,10 @@
 
 #define WEFT_IMPL_STRINGIFY2(x) #x
 #define WEFT_IMPL_STRINGIFY(x) WEFT_IMPL_STRINGIFY2(x)
+
+/// Stops the kernel (device code only).
+#if defined(__CUDA_ARCH__)
+#define WEFT_IMPL_DEVICE_TRAP() __trap()
+#else
+#define WEFT_IMPL_DEVICE_TRAP() __builtin_trap()
+#endif

@@ -48,7 +48,7 @@ class ScratchMemorySpace {
 #if WEFT_IMPL_DEVICE_PASS
     printf("weft: team scratch exhausted: asked for %llu bytes with %llu left at level %d\n", (unsigned long long)bytes,
            (unsigned long long)left, level_);
-    __trap();
+    WEFT_IMPL_DEVICE_TRAP();
 #else
     impl::abort_with(
         "team scratch exhausted: a ScratchView or get_shmem asked for more scratch than the TeamPolicy "

@@ -75,6 +75,13 @@ struct SpaceAccessibility {
 
 // ---- the host memory space -----------------------------------------------------------------
 /// Host memory (64-byte aligned). SharedSpace and SharedHostPinnedSpace alias it in host-only builds.
+#if WEFT_HAS_GPU_EMU
+namespace impl {
+/// Aborts, naming the View, when code running in a GpuEmu kernel touches HostSpace memory (emu.cpp).
+void host_space_kernel_access_check(const char* label);
+}  // namespace impl
+#endif
+
 class HostSpace {
  public:
   using memory_space = HostSpace;
@@ -83,6 +90,11 @@ class HostSpace {
   void* allocate(std::size_t bytes, std::string_view label = {}) const;
   void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
   static constexpr bool impl_host_accessible = true;
+#if WEFT_HAS_GPU_EMU
+  /// Called by View accesses when bounds checks are on: a GpuEmu kernel, like a GPU's, cannot reach host
+  /// memory, so a host View captured in a device kernel stops there instead of working by accident.
+  static void impl_check_access(const char* label) { impl::host_space_kernel_access_check(label); }
+#endif
 };
 using SharedSpace = HostSpace;
 using SharedHostPinnedSpace = HostSpace;

@@ -419,11 +419,12 @@ class View {
   View(const View&) = default;
   View& operator=(const View&) = default;
   /// A moved-from View is empty (not allocated), as after View().
-  View(View&& o) noexcept : ptr_(o.ptr_), map_(o.map_), track_(static_cast<impl::ViewTracker&&>(o.track_)) {
+  WEFT_INLINE_FUNCTION View(View&& o) noexcept
+      : ptr_(o.ptr_), map_(o.map_), track_(static_cast<impl::ViewTracker&&>(o.track_)) {
     o.ptr_ = nullptr;
     o.map_ = {};
   }
-  View& operator=(View&& o) noexcept {
+  WEFT_INLINE_FUNCTION View& operator=(View&& o) noexcept {
     ptr_ = o.ptr_;
     map_ = o.map_;
     track_ = static_cast<impl::ViewTracker&&>(o.track_);
@@ -646,11 +647,18 @@ class View {
   WEFT_INLINE_FUNCTION void check_bounds(I... i) const {
     const std::int64_t idx[] = {static_cast<std::int64_t>(i)..., 0};
 #if WEFT_IMPL_DEVICE_PASS
+    if constexpr (std::is_same_v<memory_space, HostSpace>) {
+      // The record (and its label) lives in host memory, out of the kernel's reach.
+      printf(
+          "weft: a View of HostSpace memory was accessed in a GPU kernel; a host View captured in a device "
+          "kernel must be copied to device memory first (weft::create_mirror_view_and_copy)\n");
+      WEFT_IMPL_DEVICE_TRAP();
+    }
     for (int k = 0; k < R; ++k)
       if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) {
         printf("weft: View bounds error: index %lld of dimension %d is outside extent %llu\n", (long long)idx[k], k,
                (unsigned long long)map_.ext[k]);
-        __trap();
+        WEFT_IMPL_DEVICE_TRAP();
       }
 #else
     const char* label = track_.record() ? track_.record()->label.c_str() : "(unmanaged)";

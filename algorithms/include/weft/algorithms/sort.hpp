@@ -27,7 +27,7 @@ struct RadixKey {
   static constexpr U sign = U(1) << (8 * sizeof(T) - 1);
   WEFT_INLINE_FUNCTION static U to(T x) {
     U u;
-    std::memcpy(&u, &x, sizeof(T));
+    __builtin_memcpy(&u, &x, sizeof(T));
     if constexpr (std::is_floating_point_v<T>)
       return (u & sign) ? U(~u) : U(u | sign);
     else if constexpr (std::is_signed_v<T>)
@@ -41,7 +41,7 @@ struct RadixKey {
     else if constexpr (std::is_signed_v<T>)
       u = U(u ^ sign);
     T x;
-    std::memcpy(&x, &u, sizeof(T));
+    __builtin_memcpy(&x, &u, sizeof(T));
     return x;
   }
 };

@@ -31,6 +31,9 @@
 #if WEFT_HAS_CUDA
 #define KOKKOS_ENABLE_CUDA
 #endif
+#if WEFT_HAS_HIP
+#define KOKKOS_ENABLE_HIP
+#endif
 
 namespace Kokkos {
 using namespace ::weft;  // qualified lookup of Kokkos::X finds weft::X

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string_view>
 
+#include <weft/gpu/runtime.hpp>
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
 #include <weft/spaces.hpp>
@@ -75,14 +76,7 @@ class CudaUVMSpace {
 
 namespace impl {
 struct CudaVendor;
-/// One CUDA execution-space instance: its stream (owned, or the user's).
-struct CudaInstance {
-  int refcount;
-  std::uint32_t id;
-  cudaStream_t stream;
-  bool owned;
-  bool is_default;
-};
+using CudaInstance = gpu_rt::Instance<cudaStream_t>;
 extern CudaInstance* g_cuda_default_instance;
 CudaInstance* cuda_instance_create(cudaStream_t stream, bool owned);
 void cuda_instance_release(CudaInstance* p) noexcept;
@@ -91,6 +85,8 @@ int cuda_device_id();
 }  // namespace impl
 
 class Cuda {
+  using handle_t = impl::gpu_rt::Handle<cudaStream_t, impl::cuda_instance_release>;
+
  public:
   using execution_space = Cuda;
   using memory_space = CudaSpace;
@@ -102,23 +98,10 @@ class Cuda {
   static constexpr bool impl_is_host_space = false;
 
   /// The default instance (its own stream, created at initialize).
-  Cuda() : p_(impl::g_cuda_default_instance) { retain(); }
+  Cuda() : h_(impl::g_cuda_default_instance) {}
   /// An instance on the user's stream (not destroyed by Weft).
-  explicit Cuda(cudaStream_t stream) : p_(impl::cuda_instance_create(stream, false)) {}
-  static Cuda impl_create_instance(int = 1) {
-    Cuda c(nullptr, 0);
-    c.p_ = impl::cuda_instance_create(nullptr, true);
-    return c;
-  }
-  Cuda(const Cuda& o) : p_(o.p_) { retain(); }
-  Cuda& operator=(const Cuda& o) {
-    Cuda tmp(o);
-    std::swap(p_, tmp.p_);
-    return *this;
-  }
-  ~Cuda() {
-    if (p_ && !p_->is_default) impl::cuda_instance_release(p_);
-  }
+  explicit Cuda(cudaStream_t stream) : h_(handle_t::adopt(impl::cuda_instance_create(stream, false))) {}
+  static Cuda impl_create_instance(int = 1) { return Cuda(handle_t::adopt(impl::cuda_instance_create(nullptr, true))); }
 
   static constexpr const char* name() { return "Cuda"; }
   int concurrency() const { return impl::cuda_multiprocessor_count() * 2048; }
@@ -127,18 +110,15 @@ class Cuda {
     impl::count_instance_fence();
     impl::cuda_check(cudaStreamSynchronize(cuda_stream()), "cudaStreamSynchronize", label);
   }
-  static bool in_parallel() { return WEFT_IMPL_DEVICE_PASS != 0; }
-  cudaStream_t cuda_stream() const { return p_ ? p_->stream : nullptr; }
+  WEFT_INLINE_FUNCTION static bool in_parallel() { return WEFT_IMPL_DEVICE_PASS != 0; }
+  cudaStream_t cuda_stream() const { return h_.stream(); }
   int cuda_device() const { return impl::cuda_device_id(); }
-  std::uint32_t impl_instance_id() const { return p_ ? p_->id : 0; }
-  friend bool operator==(const Cuda& a, const Cuda& b) { return a.p_ == b.p_; }
+  std::uint32_t impl_instance_id() const { return h_.id(); }
+  friend bool operator==(const Cuda& a, const Cuda& b) { return a.h_ == b.h_; }
 
  private:
-  Cuda(std::nullptr_t, int) : p_(nullptr) {}
-  void retain() {
-    if (p_ && !p_->is_default) __atomic_fetch_add(&p_->refcount, 1, __ATOMIC_RELAXED);
-  }
-  impl::CudaInstance* p_;
+  explicit Cuda(handle_t h) : h_(std::move(h)) {}
+  handle_t h_;
 };
 
 namespace impl {

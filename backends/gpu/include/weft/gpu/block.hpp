@@ -23,7 +23,7 @@ WEFT_DEVICE inline unsigned block_threads() {
 }
 
 /// Reduces v over the block; every thread gets the result. `temp` holds BlockTemp<V>::bytes(threads).
-/// Blocks whose size is not a multiple of 32 reduce through shared memory one warp at a time.
+/// Blocks whose size is not a multiple of warp_size reduce through shared memory one warp at a time.
 template <class Adaptor, class V>
 WEFT_DEVICE inline V block_reduce(const Adaptor& a, V v, void* temp) {
   V* slots = static_cast<V*>(temp);
@@ -35,7 +35,7 @@ WEFT_DEVICE inline V block_reduce(const Adaptor& a, V v, void* temp) {
     v = warp_reduce(a, v);
   } else {
     // Partial last warp: shuffle only among the full warps; the partial one joins serially.
-    const std::uint32_t mask = (w + 1 == warps) ? ((last == 32) ? full_mask : ((1u << last) - 1u)) : full_mask;
+    const lane_mask_t mask = (w + 1 == warps) ? low_lanes(last) : full_mask;
     if (w + 1 < warps) {
       v = warp_reduce(a, v);
     } else {
@@ -73,7 +73,7 @@ WEFT_DEVICE inline V block_reduce(const Adaptor& a, V v, void* temp) {
 }
 
 /// Exclusive scan of v over the block in thread-rank order; *total gets the block's reduction.
-/// Needs a block size that is a multiple of 32.
+/// Needs a block size that is a multiple of warp_size.
 template <class Adaptor, class V>
 WEFT_DEVICE inline V block_exclusive_scan(const Adaptor& a, V v, V* total, void* temp) {
   V* slots = static_cast<V*>(temp);

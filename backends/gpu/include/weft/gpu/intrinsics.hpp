@@ -13,6 +13,11 @@
 
 #if WEFT_HAS_CUDA && defined(__CUDACC__)
 #define WEFT_GPU_VENDOR_INTRINSICS 1  // both nvcc passes see the CUDA intrinsics
+#elif WEFT_HAS_HIP
+// Both hip-clang passes see the HIP intrinsics; a file of a HIP build compiled as plain C++ (no kernels)
+// sees their host-side declarations only.
+#define WEFT_GPU_VENDOR_INTRINSICS 1
+#include <hip/hip_runtime.h>
 #else
 #define WEFT_GPU_VENDOR_INTRINSICS 0
 #include <weft/emu/context.hpp>
@@ -26,12 +31,28 @@ namespace weft::gpu {
 struct dim3_t {
   unsigned x, y, z;
 };
+#if WEFT_HAS_HIP
+/// AMD's CDNA GPUs (gfx90a, gfx942) run wavefronts of 64 lanes; Weft's HIP build assumes wave64 everywhere
+/// (RDNA targets compile with -mwavefrontsize64, see backends/hip/README.md).
+inline constexpr int warp_size = 64;
+/// A set of lanes of one warp (bit k = lane k).
+using lane_mask_t = std::uint64_t;
+#if defined(__HIP_DEVICE_COMPILE__) && defined(__AMDGCN_WAVEFRONT_SIZE)
+static_assert(__AMDGCN_WAVEFRONT_SIZE == 64, "Weft's HIP kernels assume wave64: compile with -mwavefrontsize64");
+#endif
+#else
 inline constexpr int warp_size = 32;
-inline constexpr std::uint32_t full_mask = 0xffffffffu;
+using lane_mask_t = std::uint32_t;
+#endif
+inline constexpr lane_mask_t full_mask = ~lane_mask_t{0};
+/// The mask of the lanes [0, n) of a warp, n <= warp_size.
+WEFT_DEVICE constexpr lane_mask_t low_lanes(unsigned n) {
+  return n >= unsigned(warp_size) ? full_mask : ((lane_mask_t{1} << n) - 1u);
+}
 
 #if WEFT_GPU_VENDOR_INTRINSICS
 // Host-device so that Weft's __host__ __device__ lambdas may call them; only the device pass has a body.
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define WEFT_IMPL_DEV(...) __VA_ARGS__
 #else
 #define WEFT_IMPL_DEV(...) __builtin_unreachable()
@@ -44,25 +65,50 @@ WEFT_DEVICE inline unsigned thread_rank() {
   WEFT_IMPL_DEV(return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
 }
 WEFT_DEVICE inline void sync_block() { WEFT_IMPL_DEV(__syncthreads()); }
-WEFT_DEVICE inline void sync_warp(std::uint32_t mask = full_mask) { WEFT_IMPL_DEV(__syncwarp(mask)); }
-WEFT_DEVICE inline std::uint32_t shfl_word(std::uint32_t v, int lane, std::uint32_t mask, int width) {
+#if WEFT_HAS_CUDA
+WEFT_DEVICE inline void sync_warp(lane_mask_t mask = full_mask) { WEFT_IMPL_DEV(__syncwarp(mask)); }
+WEFT_DEVICE inline std::uint32_t shfl_word(std::uint32_t v, int lane, lane_mask_t mask, int width) {
   WEFT_IMPL_DEV(return __shfl_sync(mask, v, lane, width));
 }
-WEFT_DEVICE inline std::uint32_t shfl_up_word(std::uint32_t v, unsigned d, std::uint32_t mask, int width) {
+WEFT_DEVICE inline std::uint32_t shfl_up_word(std::uint32_t v, unsigned d, lane_mask_t mask, int width) {
   WEFT_IMPL_DEV(return __shfl_up_sync(mask, v, d, width));
 }
-WEFT_DEVICE inline std::uint32_t shfl_down_word(std::uint32_t v, unsigned d, std::uint32_t mask, int width) {
+WEFT_DEVICE inline std::uint32_t shfl_down_word(std::uint32_t v, unsigned d, lane_mask_t mask, int width) {
   WEFT_IMPL_DEV(return __shfl_down_sync(mask, v, d, width));
 }
-WEFT_DEVICE inline std::uint32_t shfl_xor_word(std::uint32_t v, int m, std::uint32_t mask, int width) {
+WEFT_DEVICE inline std::uint32_t shfl_xor_word(std::uint32_t v, int m, lane_mask_t mask, int width) {
   WEFT_IMPL_DEV(return __shfl_xor_sync(mask, v, m, width));
 }
-WEFT_DEVICE inline std::uint32_t ballot(bool p, std::uint32_t mask = full_mask) {
+WEFT_DEVICE inline lane_mask_t ballot(bool p, lane_mask_t mask = full_mask) {
   WEFT_IMPL_DEV(return __ballot_sync(mask, p));
 }
+#else
+// HIP (ROCm 5.x): wavefronts run in lockstep and the cross-lane operations take no mask; Weft's kernels
+// only name lanes that are active, as CUDA requires, so dropping the mask keeps their meaning. A warp
+// barrier is a wavefront-scope release/acquire pair around the compiler's wave barrier.
+WEFT_DEVICE inline void sync_warp(lane_mask_t = full_mask) {
+  WEFT_IMPL_DEV(__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"); __builtin_amdgcn_wave_barrier();
+                __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"));
+}
+WEFT_DEVICE inline std::uint32_t shfl_word(std::uint32_t v, int lane, lane_mask_t, int width) {
+  WEFT_IMPL_DEV(return static_cast<std::uint32_t>(__shfl(static_cast<int>(v), lane, width)));
+}
+WEFT_DEVICE inline std::uint32_t shfl_up_word(std::uint32_t v, unsigned d, lane_mask_t, int width) {
+  WEFT_IMPL_DEV(return static_cast<std::uint32_t>(__shfl_up(static_cast<int>(v), d, width)));
+}
+WEFT_DEVICE inline std::uint32_t shfl_down_word(std::uint32_t v, unsigned d, lane_mask_t, int width) {
+  WEFT_IMPL_DEV(return static_cast<std::uint32_t>(__shfl_down(static_cast<int>(v), d, width)));
+}
+WEFT_DEVICE inline std::uint32_t shfl_xor_word(std::uint32_t v, int m, lane_mask_t, int width) {
+  WEFT_IMPL_DEV(return static_cast<std::uint32_t>(__shfl_xor(static_cast<int>(v), m, width)));
+}
+WEFT_DEVICE inline lane_mask_t ballot(bool p, lane_mask_t mask = full_mask) {
+  WEFT_IMPL_DEV(return static_cast<lane_mask_t>(__ballot(p)) & mask);
+}
+#endif
 WEFT_DEVICE inline void threadfence() { WEFT_IMPL_DEV(__threadfence()); }
 WEFT_DEVICE inline char* dynamic_shared() {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   extern __shared__ char weft_dynamic_shared[];
   return weft_dynamic_shared;
 #else
@@ -90,7 +136,7 @@ inline dim3_t grid_dim() {
 }
 inline unsigned thread_rank() { return emu::t_thread->linear; }
 inline void sync_block() { emu::sync_block(); }
-inline void sync_warp(std::uint32_t mask = full_mask) { emu::warp_collective(emu::WarpOp::sync, mask, 0, 0, 32); }
+inline void sync_warp(lane_mask_t mask = full_mask) { emu::warp_collective(emu::WarpOp::sync, mask, 0, 0, 32); }
 inline std::uint32_t shfl_word(std::uint32_t v, int lane, std::uint32_t mask, int width) {
   return emu::warp_collective(emu::WarpOp::shfl_idx, mask, v, lane, width);
 }
@@ -103,7 +149,7 @@ inline std::uint32_t shfl_down_word(std::uint32_t v, unsigned d, std::uint32_t m
 inline std::uint32_t shfl_xor_word(std::uint32_t v, int m, std::uint32_t mask, int width) {
   return emu::warp_collective(emu::WarpOp::shfl_xor, mask, v, m, width);
 }
-inline std::uint32_t ballot(bool p, std::uint32_t mask = full_mask) {
+inline lane_mask_t ballot(bool p, lane_mask_t mask = full_mask) {
   return emu::warp_collective(emu::WarpOp::ballot, mask, p ? 1u : 0u, 0, 32);
 }
 inline void threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
@@ -129,22 +175,22 @@ WEFT_DEVICE inline void shared_store(T* p, const T& v) {
 
 WEFT_DEVICE inline unsigned lane_id() { return thread_rank() % warp_size; }
 WEFT_DEVICE inline unsigned warp_id() { return thread_rank() / warp_size; }
-WEFT_DEVICE inline bool any(bool p, std::uint32_t mask = full_mask) { return ballot(p, mask) != 0; }
-WEFT_DEVICE inline bool all(bool p, std::uint32_t mask = full_mask) { return ballot(p, mask) == (ballot(true, mask)); }
+WEFT_DEVICE inline bool any(bool p, lane_mask_t mask = full_mask) { return ballot(p, mask) != 0; }
+WEFT_DEVICE inline bool all(bool p, lane_mask_t mask = full_mask) { return ballot(p, mask) == (ballot(true, mask)); }
 
 /// Shuffles of any trivially copyable value, one 32-bit word at a time (as CUDA does for 64-bit types).
-#define WEFT_IMPL_GPU_SHFL(NAME, WORD, ARG_T)                                                             \
-  template <class T>                                                                                      \
-  WEFT_DEVICE inline T NAME(const T& v, ARG_T a, std::uint32_t mask = full_mask, int width = warp_size) { \
-    static_assert(std::is_trivially_copyable_v<T>, "weft::gpu shuffles need a trivially copyable type");  \
-    constexpr int words = (sizeof(T) + 3) / 4;                                                            \
-    std::uint32_t in[words] = {};                                                                         \
-    std::uint32_t out[words];                                                                             \
-    std::memcpy(in, &v, sizeof(T));                                                                       \
-    for (int k = 0; k < words; ++k) out[k] = WORD(in[k], a, mask, width);                                 \
-    T r;                                                                                                  \
-    std::memcpy(&r, out, sizeof(T));                                                                      \
-    return r;                                                                                             \
+#define WEFT_IMPL_GPU_SHFL(NAME, WORD, ARG_T)                                                            \
+  template <class T>                                                                                     \
+  WEFT_DEVICE inline T NAME(const T& v, ARG_T a, lane_mask_t mask = full_mask, int width = warp_size) {  \
+    static_assert(std::is_trivially_copyable_v<T>, "weft::gpu shuffles need a trivially copyable type"); \
+    constexpr int words = (sizeof(T) + 3) / 4;                                                           \
+    std::uint32_t in[words] = {};                                                                        \
+    std::uint32_t out[words];                                                                            \
+    __builtin_memcpy(in, &v, sizeof(T));                                                                 \
+    for (int k = 0; k < words; ++k) out[k] = WORD(in[k], a, mask, width);                                \
+    T r;                                                                                                 \
+    __builtin_memcpy(&r, out, sizeof(T));                                                                \
+    return r;                                                                                            \
   }
 WEFT_IMPL_GPU_SHFL(shfl, shfl_word, int)
 WEFT_IMPL_GPU_SHFL(shfl_up, shfl_up_word, unsigned)

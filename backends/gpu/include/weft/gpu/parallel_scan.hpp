@@ -98,7 +98,7 @@ class ParallelScan<F, Adaptor, Policy, E> {
       Vendor::launch(p_.space(), l0.c_str(), s, k);
       k.pass = 1;
       GpuLaunchShape one;
-      one.block = {32, 1, 1};
+      one.block = {unsigned(gpu::warp_size), 1, 1};
       Vendor::launch(p_.space(), l1.c_str(), one, k);
       k.pass = 2;
       Vendor::launch(p_.space(), label_.c_str(), s, k);

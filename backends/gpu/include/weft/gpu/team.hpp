@@ -146,11 +146,11 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
     return level == NestLevel::TeamThread ? static_cast<int>(gpu::block_dim().x) : 1;
   }
   /// The lanes of the calling thread's vector segment, as a warp mask.
-  WEFT_DEVICE std::uint32_t segment_mask() const {
+  WEFT_DEVICE gpu::lane_mask_t segment_mask() const {
     const unsigned v = gpu::block_dim().x;
-    if (v >= 32) return gpu::full_mask;
+    if (v >= unsigned(gpu::warp_size)) return gpu::full_mask;
     const unsigned base = gpu::lane_id() & ~(v - 1);
-    return ((1u << v) - 1u) << base;
+    return gpu::low_lanes(v) << base;
   }
   /// Writes the value into the calling thread's slot and waits for the level; returns the slot index
   /// of part 0. Team levels synchronize the block, the vector level the thread's lanes.

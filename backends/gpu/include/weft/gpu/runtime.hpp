@@ -1,0 +1,203 @@
+// The runtime shared by the CUDA and HIP backends: instances (streams) with reference counts, device
+// selection and the start-up checks, the caching pool of device memory, byte copies and error reports.
+// Each backend supplies a thin `Api` struct over its vendor runtime (backends/cuda/src/cuda.cpp,
+// backends/hip/src/hip.cpp); the instance handle is used by the execution-space classes in their headers,
+// the Runtime<Api> template only by the backend's one source file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace weft::impl::gpu_rt {
+
+/// One execution-space instance: its stream (owned, or the user's) and a reference count.
+template <class Stream>
+struct Instance {
+  int refcount;
+  std::uint32_t id;
+  Stream stream;
+  bool owned;
+  bool is_default;
+};
+
+/// The reference-counted handle an execution-space object holds. The default instance is never released
+/// by handles (the backend's finalize owns it); `Release` destroys an owned stream with the last handle.
+template <class Stream, void (*Release)(Instance<Stream>*) noexcept>
+class Handle {
+ public:
+  using instance_type = Instance<Stream>;
+  /// Adopts `p` (a freshly created instance with one reference, or the default instance).
+  static Handle adopt(instance_type* p) {
+    Handle h;
+    h.p_ = p;
+    return h;
+  }
+  /// Shares `p` (adds a reference).
+  explicit Handle(instance_type* p) : p_(p) { retain(); }
+  Handle(const Handle& o) : p_(o.p_) { retain(); }
+  Handle& operator=(const Handle& o) {
+    Handle tmp(o);
+    std::swap(p_, tmp.p_);
+    return *this;
+  }
+  ~Handle() {
+    if (p_ && !p_->is_default) Release(p_);
+  }
+  Stream stream() const { return p_ ? p_->stream : Stream{}; }
+  std::uint32_t id() const { return p_ ? p_->id : 0; }
+  friend bool operator==(const Handle& a, const Handle& b) { return a.p_ == b.p_; }
+
+ private:
+  Handle() = default;
+  void retain() {
+    if (p_ && !p_->is_default) __atomic_fetch_add(&p_->refcount, 1, __ATOMIC_RELAXED);
+  }
+  instance_type* p_ = nullptr;
+};
+
+}  // namespace weft::impl::gpu_rt
+
+#ifdef WEFT_IMPL_GPU_RUNTIME_SOURCE  // the backend's source file only: needs <weft/error.hpp> and the pool
+#include <weft/error.hpp>
+#include <weft/gpu/pool.hpp>
+
+namespace weft::impl {
+extern bool g_device_round_robin;
+}
+
+namespace weft::impl::gpu_rt {
+
+/// `Api` provides: stream_t, error_t, success, backend ("Cuda"), device_space ("CudaSpace"),
+/// error_name/error_string/get_last_error, device_count/set_device/device_sync, multiprocessor_count(dev),
+/// arch(dev) (the architecture name as the build option spells it), describe(os, dev),
+/// architectures (the build's list), architectures_option (its CMake variable), no_device_advice,
+/// stream_create/stream_destroy/stream_sync, memcpy_async, malloc/free, malloc_host/free_host,
+/// malloc_managed, mem_get_info.
+template <class Api>
+struct Runtime {
+  using stream_t = typename Api::stream_t;
+  using error_t = typename Api::error_t;
+  using instance_t = Instance<stream_t>;
+
+  static inline instance_t* default_instance = nullptr;
+  static inline int device = 0;
+  static inline int multiprocessors = 0;
+  static inline std::uint32_t next_id = 1u << 20;
+
+  [[noreturn]] static void fail(error_t e, const char* what, std::string_view label) {
+    std::string msg = std::string("weft::") + Api::backend + ": " + what;
+    if (!label.empty()) msg += " (kernel or View " + quote(label) + ")";
+    msg += " failed: " + std::string(Api::error_name(e)) + ": " + Api::error_string(e);
+    throw Error(msg);
+  }
+  static void check(error_t e, const char* what, std::string_view label = {}) {
+    if (e != Api::success) [[unlikely]]
+      fail(e, what, label);
+  }
+  static void copy_bytes(void* dst, const void* src, std::size_t bytes, stream_t stream, bool wait) {
+    check(Api::memcpy_async(dst, src, bytes, stream), "copying bytes (memcpy async)");
+    if (wait) check(Api::stream_sync(stream), "synchronizing a stream");
+  }
+  [[noreturn]] static void host_access_abort(const char* space, const char* label) {
+    const std::string msg = std::string("View \"") + label + "\" lives in " + space +
+                            " (device memory) but was accessed from host code; copy it to a host mirror first "
+                            "(weft::create_mirror_view_and_copy(weft::HostSpace(), view))";
+    abort_with(msg.c_str());
+  }
+
+  static instance_t* instance_create(stream_t stream, bool owned) {
+    if (owned) check(Api::stream_create(&stream), "creating a stream");
+    const std::uint32_t id = __atomic_fetch_add(&next_id, 1u, __ATOMIC_RELAXED);
+    return new instance_t{1, id, stream, owned, false};
+  }
+  static void instance_release(instance_t* p) noexcept {
+    if (__atomic_sub_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
+    if (p->owned) Api::stream_destroy(p->stream);
+    delete p;
+  }
+
+  static CachingPool& pool() {
+    static CachingPool p(
+        Api::device_space,
+        [](std::size_t b) -> void* {
+          void* q = nullptr;
+          return Api::malloc(&q, b) == Api::success ? q : nullptr;
+        },
+        [](void* q) { Api::free(q); });
+    return p;
+  }
+  /// Device memory from the pool; a failure names the label, the bytes and the device's free memory.
+  static void* allocate_device(std::size_t bytes, std::string_view label) {
+    if (bytes == 0) return nullptr;
+    void* p = pool().allocate(bytes);
+    if (!p) {
+      const error_t e = Api::get_last_error();
+      std::size_t free_b = 0, total_b = 0;
+      (void)Api::mem_get_info(&free_b, &total_b);
+      throw Error(std::string("weft::") + Api::device_space + ": allocating " + std::to_string(bytes) + " bytes for " +
+                  quote(label) + " failed (" + Api::error_string(e) + "); " + std::to_string(free_b) + " of " +
+                  std::to_string(total_b) + " bytes are free on the device");
+    }
+    return p;
+  }
+  static void* allocate_host_pinned(std::size_t bytes, std::string_view label) {
+    if (bytes == 0) return nullptr;
+    void* p = nullptr;
+    check(Api::malloc_host(&p, bytes), "allocating pinned host memory", label);
+    return p;
+  }
+  static void* allocate_managed(std::size_t bytes, std::string_view label) {
+    if (bytes == 0) return nullptr;
+    void* p = nullptr;
+    check(Api::malloc_managed(&p, bytes), "allocating managed memory", label);
+    return p;
+  }
+
+  static void initialize(int device_id) {
+    int count = 0;
+    const error_t e = Api::device_count(&count);
+    if (e != Api::success || count == 0)
+      throw Error(std::string("weft::initialize: the ") + Api::backend + " backend found no usable GPU (" +
+                  Api::error_name(e) + ": " + Api::error_string(e) + "); " + Api::no_device_advice);
+    if (g_device_round_robin && device_id >= 0) device_id %= count;
+    if (device_id >= count)
+      throw Error("weft::initialize: --weft-device-id " + std::to_string(device_id) + " but only " +
+                  std::to_string(count) + " GPU(s) are visible");
+    device = device_id < 0 ? 0 : device_id;
+    check(Api::set_device(device), "selecting the device");
+    multiprocessors = Api::multiprocessor_count(device);
+    const std::string arch = Api::arch(device);
+    const std::string archs = std::string(" ") + Api::architectures + " ";
+    bool native = false;
+    for (const char* suffix : {"", "-real", "a", "a-real"})
+      native = native || archs.find(" " + arch + suffix + " ") != std::string::npos;
+    if (!native)
+      std::fprintf(stderr,
+                   "weft: warning: this binary carries no machine code for the GPU's architecture %s (built for: "
+                   "%s); the driver compiles at start-up, which can take minutes, or fails. Add %s to %s.\n",
+                   arch.c_str(), Api::architectures, arch.c_str(), Api::architectures_option);
+    if (!default_instance) {
+      default_instance = instance_create(stream_t{}, true);
+      default_instance->is_default = true;
+    }
+  }
+  static void fence_all() { check(Api::device_sync(), "synchronizing the device"); }
+  static void finalize() { pool().trim(); }
+  static void print_configuration(std::ostream& os) {
+    os << "  " << Api::backend << ": device " << device << " ";
+    if (!Api::describe(os, device)) {
+      os << "(none)\n";
+      return;
+    }
+    os << "; View allocator " << (pool().enabled() ? "caching pool" : "direct") << ", high-water mark "
+       << pool().stats().high_water << " bytes\n";
+  }
+};
+
+}  // namespace weft::impl::gpu_rt
+#endif
