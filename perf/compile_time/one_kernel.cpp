@@ -1,13 +1,13 @@
 // The compile-time probe: one View, one parallel_for, one parallel_reduce.
-#include <weft/weft.hpp>
+#include "api.hpp"
 
 int main(int argc, char* argv[]) {
-  weft::ScopeGuard guard(argc, argv);
-  weft::View<double*> x("x", 1000);
-  weft::parallel_for(
-      "fill", 1000, WEFT_LAMBDA(int i) { x(i) = i; });
+  ct::ScopeGuard guard(argc, argv);
+  ct::View<double*> x("x", 1000);
+  ct::parallel_for(
+      "fill", 1000, CT_LAMBDA(int i) { x(i) = i; });
   double s = 0;
-  weft::parallel_reduce(
-      "sum", 1000, WEFT_LAMBDA(int i, double& a) { a += x(i); }, s);
+  ct::parallel_reduce(
+      "sum", 1000, CT_LAMBDA(int i, double& a) { a += x(i); }, s);
   return s == 499500.0 ? 0 : 1;
 }
