@@ -128,7 +128,8 @@ TEST_CASE_TEMPLATE("sort_by_key keeps equal keys' values in order; comparator so
       weft::deep_copy(two, h2);
     }
     auto col = weft::subview(two, weft::ALL, 0);
-    weft::sort(E(), col, [](double a, double b) { return a > b; });
+    weft::sort(
+        E(), col, WEFT_LAMBDA(double a, double b) { return a > b; });
     std::sort(hd.begin(), hd.end(), std::greater<double>());
     auto h2 = weft_test::on_host(two);
     for (std::size_t i = 0; i < n; ++i) {
@@ -139,6 +140,58 @@ TEST_CASE_TEMPLATE("sort_by_key keeps equal keys' values in order; comparator so
   weft::View<int*, M> a("a", 3), b("b", 4);
   CHECK_THROWS_WITH_AS(weft::sort_by_key(E(), a, b), doctest::Contains("\"a\" has 3 elements but \"b\" has 4"),
                        weft::Error);
+}
+
+namespace {
+struct Particle {
+  int cell;
+  float x;
+};
+struct ByCell {
+  WEFT_INLINE_FUNCTION bool operator()(const Particle& a, const Particle& b) const { return a.cell < b.cell; }
+};
+}  // namespace
+
+TEST_CASE_TEMPLATE("comparator sorts on the execution space: structs, sort_by_key, stability, sizes around 32", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (std::size_t n :
+       {std::size_t(0), std::size_t(1), std::size_t(31), std::size_t(33), std::size_t(1025), std::size_t(70001)}) {
+    INFO("n = ", n);
+    std::mt19937 g(40 + n);
+    std::vector<Particle> ps(n);
+    for (std::size_t i = 0; i < n; ++i) ps[i] = {static_cast<int>(g() % 53) - 26, static_cast<float>(i)};
+    weft::View<Particle*, M> v("particles", n);
+    {
+      auto h = weft::create_mirror_view(v);
+      for (std::size_t i = 0; i < n; ++i) h(i) = ps[i];
+      weft::deep_copy(v, h);
+    }
+    weft::sort(E(), v, ByCell{});
+    std::stable_sort(ps.begin(), ps.end(), [](const Particle& a, const Particle& b) { return a.cell < b.cell; });
+    auto h = weft_test::on_host(v);
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(h(i).cell == ps[i].cell);
+      REQUIRE(h(i).x == ps[i].x);  // stable: equal cells keep their original order
+    }
+    // keys descending by a comparator, values follow stably
+    std::vector<int> keys(n);
+    std::vector<double> vals(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<int>(g() % 17), vals[i] = 0.5 * i;
+    auto k = device_copy<weft::View<int*, M>>("k", keys);
+    auto vv = device_copy<weft::View<double*, M>>("vv", vals);
+    weft::sort_by_key(
+        E(), k, vv, WEFT_LAMBDA(int a, int b) { return a > b; });
+    std::vector<std::pair<int, double>> ref(n);
+    for (std::size_t i = 0; i < n; ++i) ref[i] = {keys[i], vals[i]};
+    std::stable_sort(ref.begin(), ref.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    const auto gk = host_vector(k);
+    const auto gv = host_vector(vv);
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(gk[i] == ref[i].first);
+      REQUIRE(gv[i] == ref[i].second);
+    }
+  }
 }
 
 TEST_CASE_TEMPLATE("scans, copy_if, remove_if, unique, against std::", E, WEFT_TEST_EXEC_SPACES) {

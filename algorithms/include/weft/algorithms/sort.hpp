@@ -1,5 +1,7 @@
 // weft::sort, weft::sort_by_key: a stable LSD radix sort for arithmetic keys built on the core patterns (so it
-// runs on every backend), and a comparator sort (parallel stable sorts of chunks, then merges) on the host.
+// runs on every backend), and a stable comparator sort: on host spaces parallel std::stable_sort of chunks,
+// then merges; on device spaces a merge sort on the core patterns (runs of 32 sorted per thread, then one
+// pass per doubling in which every element finds its place in the merged pair by binary search).
 //
 // Key order: integers as usual; floating point by value with -0.0 before +0.0, NaNs with the sign bit set
 // before -inf and NaNs without it after +inf (the IEEE total order of the bit patterns). Both sorts are
@@ -174,6 +176,85 @@ void host_stable_sort(std::vector<T>& a, Comp comp) {
   if (src != a.data()) std::copy(src, src + n, a.data());
 }
 
+/// A comparator that is operator< (callable on the device).
+struct DefaultLess {
+  template <class T>
+  WEFT_INLINE_FUNCTION bool operator()(const T& a, const T& b) const {
+    return a < b;
+  }
+};
+
+/// The stable merge sort of keys (and values, when `values` is not null) on a device execution space, with a
+/// comparator callable there. Work buffers are contiguous; strided Views are copied in and out.
+template <class E, class K, class VV, class Comp>
+void device_merge_sort(const E& exec, const K& keys, const VV* values, Comp comp) {
+  using T = typename K::non_const_value_type;
+  using VT = typename VV::non_const_value_type;
+  using M = typename K::memory_space;
+  using VM = typename VV::memory_space;
+  using I = std::int64_t;
+  const I n = static_cast<I>(keys.extent(0));
+  if (n < 2) return;
+  const bool has_values = values != nullptr;
+  View<T*, M> src(view_alloc("weft::sort keys", WithoutInitializing), n),
+      dst(view_alloc("weft::sort keys (merged)", WithoutInitializing), n);
+  View<VT*, VM> vsrc(view_alloc("weft::sort values", WithoutInitializing), has_values ? n : 0),
+      vdst(view_alloc("weft::sort values (merged)", WithoutInitializing), has_values ? n : 0);
+  deep_copy(exec, src, keys);
+  if (has_values) deep_copy(exec, vsrc, *values);
+  constexpr I run = 32;
+  parallel_for(
+      "weft::sort (runs of 32)", RangePolicy<E, IndexType<I>>(exec, 0, (n + run - 1) / run), WEFT_LAMBDA(I r) {
+        const I lo = r * run, hi = lo + run < n ? lo + run : n;
+        for (I i = lo + 1; i < hi; ++i) {  // insertion sort: stable
+          const T x = src(i);
+          VT y{};
+          if (has_values) y = vsrc(i);
+          I j = i;
+          for (; j > lo && comp(x, src(j - 1)); --j) {
+            src(j) = src(j - 1);
+            if (has_values) vsrc(j) = vsrc(j - 1);
+          }
+          src(j) = x;
+          if (has_values) vsrc(j) = y;
+        }
+      });
+  for (I w = run; w < n; w *= 2) {
+    parallel_for(
+        "weft::sort (merge pass)", RangePolicy<E, IndexType<I>>(exec, 0, n), WEFT_LAMBDA(I i) {
+          const I lo = i / (2 * w) * (2 * w), mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+          const T x = src(i);
+          I pos;
+          if (i < mid) {  // left run: after the right run's elements that are less than x
+            I l = mid, h = hi;
+            while (l < h) {
+              const I m = l + (h - l) / 2;
+              if (comp(src(m), x))
+                l = m + 1;
+              else
+                h = m;
+            }
+            pos = i + (l - mid);
+          } else {  // right run: after the left run's elements that are not greater than x (stability)
+            I l = lo, h = mid;
+            while (l < h) {
+              const I m = l + (h - l) / 2;
+              if (comp(x, src(m)))
+                h = m;
+              else
+                l = m + 1;
+            }
+            pos = (i - mid) + l;
+          }
+          dst(pos) = x;
+          if (has_values) vdst(pos) = vsrc(i);
+        });
+    std::swap(src, dst);
+    std::swap(vsrc, vdst);
+  }
+  deep_copy(exec, keys, src);
+  if (has_values) deep_copy(exec, *values, vsrc);
+}
 template <class V>
 std::vector<typename V::non_const_value_type> to_host_vector(const V& v) {
   auto h = create_mirror_view_and_copy(HostSpace(), v);
@@ -197,21 +278,23 @@ void sort(const E& exec, const V& v) {
   if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
     impl::radix_sort(exec, v, static_cast<const impl::NoValues*>(nullptr));
   } else {
-    exec.fence();
-    auto a = impl::to_host_vector(v);
-    impl::host_stable_sort(a, [](const T& x, const T& y) { return x < y; });
-    impl::from_host_vector(v, a);
+    sort(exec, v, impl::DefaultLess{});
   }
 }
-/// Sorts v by comp (a strict weak order; stable). Runs on the host's threads; device Views are copied over and
-/// back (the comparator need not be callable on the device).
+/// Sorts v by comp (a strict weak order; stable). On host spaces comp runs on the host's threads; on device
+/// spaces the merge sort runs there, so comp must be callable on the device (a WEFT_LAMBDA, or a functor
+/// whose operator() is WEFT_INLINE_FUNCTION), as with Kokkos::sort.
 template <ExecutionSpace E, class V, class Comp>
 void sort(const E& exec, const V& v, Comp comp) {
   impl::check_rank1(v, "sort");
-  exec.fence();
-  auto a = impl::to_host_vector(v);
-  impl::host_stable_sort(a, comp);
-  impl::from_host_vector(v, a);
+  if constexpr (E::impl_is_host_space) {
+    exec.fence();
+    auto a = impl::to_host_vector(v);
+    impl::host_stable_sort(a, comp);
+    impl::from_host_vector(v, a);
+  } else {
+    impl::device_merge_sort(exec, v, static_cast<const View<char*, typename V::memory_space>*>(nullptr), comp);
+  }
 }
 template <class V>
 void sort(const V& v) {
@@ -227,13 +310,19 @@ void sort_by_key(const E& exec, const K& keys, const V& values) {
   if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
     impl::radix_sort(exec, keys, &values);
   } else {
-    sort_by_key(exec, keys, values, [](const T& x, const T& y) { return x < y; });
+    sort_by_key(exec, keys, values, impl::DefaultLess{});
   }
 }
+/// Sorts keys by comp and applies the permutation to values (stable); comp as for sort(exec, v, comp).
 template <ExecutionSpace E, class K, class V, class Comp>
 void sort_by_key(const E& exec, const K& keys, const V& values, Comp comp) {
   impl::check_rank1(keys, "sort_by_key");
+  impl::check_rank1(values, "sort_by_key");
   impl::check_same_size("sort_by_key", keys, values);
+  if constexpr (!E::impl_is_host_space) {
+    impl::device_merge_sort(exec, keys, &values, comp);
+    return;
+  }
   exec.fence();
   auto k = impl::to_host_vector(keys);
   auto v = impl::to_host_vector(values);
