@@ -177,6 +177,50 @@ int main(int argc, char* argv[]) {
     };
     gemm_case(0.0);
     gemm_case(0.0f);
+
+    // ---- triangular solves vs OpenBLAS: A X = B, lower, row-major, k right-hand sides -------------------
+    auto trsm_case = [&](long n, long k) {
+      using Mat = weft::View<double**, weft::LayoutRight, weft::HostSpace>;
+      Mat A("A", n, n), B0("B0", n, k), X("X", n, k), R("R", n, k);
+      weft::parallel_for(
+          "init", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(long i) {
+            for (long j = 0; j < n; ++j)
+              A(i, j) = i == j ? 2.0 + (i % 7) * 0.1 : (j < i ? ((i + 3 * j) % 11) * 0.01 - 0.05 : 1e9);
+            for (long r = 0; r < k; ++r) B0(i, r) = ((i * 13 + r * 7) % 17) * 0.1 - 0.8;
+          });
+      std::vector<double> tw, tr;
+      const int greps = std::max(3, reps / 3);
+      for (int r = 0; r < greps + 1; ++r) {
+        for (int w = 0; w < 2; ++w) {
+          const bool weft_turn = (w == 0) == (r % 2 == 0);
+          weft::deep_copy(weft_turn ? X : R, B0);
+          const double t0 = now();
+          if (weft_turn) {
+            weft::linalg::triangular_matrix_matrix_left_solve(exec, A, weft::linalg::lower_triangle,
+                                                              weft::linalg::explicit_diagonal, X, X,
+                                                              weft::linalg::Impl::native);
+            if (r) tw.push_back(now() - t0);
+          } else {
+            cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, k, 1.0, A.data(), n,
+                        R.data(), k);
+            if (r) tr.push_back(now() - t0);
+          }
+        }
+      }
+      double diff = 0, mag = 0;
+      for (long i = 0; i < n; i += 3)
+        for (long c = 0; c < k; ++c) {
+          diff = std::max(diff, std::abs(X(i, c) - R(i, c)));
+          mag = std::max(mag, std::abs(R(i, c)));
+        }
+      const double flops = double(n) * n * k;
+      std::printf("%-38s %11.3f %11.3f %9.3f %10.2f GFLOP/s (OpenBLAS %.2f); max diff %.1e of %.1e\n",
+                  ("trsm " + std::to_string(n) + " x " + std::to_string(k) + " rhs native").c_str(), median(tw) * 1e3,
+                  median(tr) * 1e3, median(tr) / median(tw), flops / median(tw) * 1e-9, flops / median(tr) * 1e-9, diff,
+                  mag);
+    };
+    trsm_case(2048, 1);
+    trsm_case(2048, 256);
   }
 #endif
   return 0;

@@ -462,83 +462,95 @@ std::vector<long double> reference_solve(const std::vector<double>& a, long n, b
 TEST_CASE_TEMPLATE("triangular solves: vector and matrix, left and right, upper/lower, unit/explicit, transposed", E,
                    WEFT_TEST_EXEC_SPACES) {
   using M = typename E::memory_space;
-  for (long n : {0L, 1L, 2L, 17L, 130L}) {
-    for (bool lower : {true, false})
-      for (bool unit : {false, true})
-        for (bool trans : {false, true}) {
-          INFO("n = ", n, " lower ", lower, " unit ", unit, " transposed ", trans);
-          // op(A) is lower when `lower`; stored transposed when `trans`
-          const bool stored_lower = lower != trans;
-          const auto a = triangular_values(n, stored_lower, 500 + n);
-          weft::View<double**, weft::LayoutLeft, M> A("A", n, n);
-          {
-            auto h = weft::create_mirror_view(A);
-            for (long i = 0; i < n; ++i)
-              for (long j = 0; j < n; ++j) h(i, j) = a[i * n + j];
-            weft::deep_copy(A, h);
+  std::vector<la::Impl> impls = {la::Impl::native, la::Impl::automatic};
+  if (E::impl_is_host_space && la::has_vendor_blas()) impls.push_back(la::Impl::vendor);
+  for (long n : {0L, 1L, 2L, 17L, 130L})
+    for (la::Impl impl : impls) {
+      INFO("impl ", static_cast<int>(impl));
+      for (bool lower : {true, false})
+        for (bool unit : {false, true})
+          for (bool trans : {false, true}) {
+            INFO("n = ", n, " lower ", lower, " unit ", unit, " transposed ", trans);
+            // op(A) is lower when `lower`; stored transposed when `trans`
+            const bool stored_lower = lower != trans;
+            const auto a = triangular_values(n, stored_lower, 500 + n);
+            weft::View<double**, weft::LayoutLeft, M> A("A", n, n);
+            {
+              auto h = weft::create_mirror_view(A);
+              for (long i = 0; i < n; ++i)
+                for (long j = 0; j < n; ++j) h(i, j) = a[i * n + j];
+              weft::deep_copy(A, h);
+            }
+            const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n), 600 + n);
+            auto b = make_vector<weft::View<double*, M>>("b", bv);
+            weft::View<double*, M> x("x", n);
+            auto solve = [&](const auto& tri, const auto& diag, const auto& bb, const auto& xx) {
+              if (trans)
+                la::triangular_matrix_vector_solve(E(), la::transposed(A), tri, diag, bb, xx, impl);
+              else
+                la::triangular_matrix_vector_solve(E(), A, tri, diag, bb, xx, impl);
+            };
+            auto dispatch = [&](const auto& bb, const auto& xx) {
+              if (lower && unit) solve(la::lower_triangle, la::implicit_unit_diagonal, bb, xx);
+              if (lower && !unit) solve(la::lower_triangle, la::explicit_diagonal, bb, xx);
+              if (!lower && unit) solve(la::upper_triangle, la::implicit_unit_diagonal, bb, xx);
+              if (!lower && !unit) solve(la::upper_triangle, la::explicit_diagonal, bb, xx);
+            };
+            dispatch(b, x);
+            const auto want = reference_solve(a, n, trans, lower, unit, std::vector<long double>(bv.begin(), bv.end()));
+            auto check = [&](const auto& got_view) {
+              auto got = weft_test::on_host(got_view);
+              for (long i = 0; i < n; ++i)
+                REQUIRE(std::fabs(got(i) - want[i]) <= 1e-12L * (1 + std::fabs(want[i])) * (n + 1));
+            };
+            check(x);
+            dispatch(b, b);  // in place
+            check(b);
           }
-          const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n), 600 + n);
-          auto b = make_vector<weft::View<double*, M>>("b", bv);
-          weft::View<double*, M> x("x", n);
-          auto solve = [&](const auto& tri, const auto& diag, const auto& bb, const auto& xx) {
-            if (trans)
-              la::triangular_matrix_vector_solve(E(), la::transposed(A), tri, diag, bb, xx);
-            else
-              la::triangular_matrix_vector_solve(E(), A, tri, diag, bb, xx);
-          };
-          auto dispatch = [&](const auto& bb, const auto& xx) {
-            if (lower && unit) solve(la::lower_triangle, la::implicit_unit_diagonal, bb, xx);
-            if (lower && !unit) solve(la::lower_triangle, la::explicit_diagonal, bb, xx);
-            if (!lower && unit) solve(la::upper_triangle, la::implicit_unit_diagonal, bb, xx);
-            if (!lower && !unit) solve(la::upper_triangle, la::explicit_diagonal, bb, xx);
-          };
-          dispatch(b, x);
-          const auto want = reference_solve(a, n, trans, lower, unit, std::vector<long double>(bv.begin(), bv.end()));
-          auto check = [&](const auto& got_view) {
-            auto got = weft_test::on_host(got_view);
-            for (long i = 0; i < n; ++i)
-              REQUIRE(std::fabs(got(i) - want[i]) <= 1e-12L * (1 + std::fabs(want[i])) * (n + 1));
-          };
-          check(x);
-          dispatch(b, b);  // in place
-          check(b);
-        }
-    // Matrix right-hand sides: A X = B (left) and X A = B (right), LayoutRight B, explicit lower / unit upper.
-    const long k = 3;
-    const auto a = triangular_values(n, true, 700 + n);
-    weft::View<double**, weft::LayoutRight, M> A("A", n, n), B("B", n, k), X("X", n, k), BR("BR", k, n), XR("XR", k, n);
-    const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n * k), 800 + n);
-    {
-      auto ha = weft::create_mirror_view(A);
-      auto hb = weft::create_mirror_view(B);
-      auto hbr = weft::create_mirror_view(BR);
-      for (long i = 0; i < n; ++i)
-        for (long j = 0; j < n; ++j) ha(i, j) = a[i * n + j];
-      for (long i = 0; i < n; ++i)
-        for (long r = 0; r < k; ++r) hb(i, r) = hbr(r, i) = bv[i * k + r];
-      weft::deep_copy(A, ha);
-      weft::deep_copy(B, hb);
-      weft::deep_copy(BR, hbr);
-    }
-    la::triangular_matrix_matrix_left_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, X);
-    // X A = B with A lower  <=>  A^T x^T = b^T, A^T upper: the reference solves with op = transpose
-    la::triangular_matrix_matrix_right_solve(E(), A, la::lower_triangle, la::explicit_diagonal, BR, XR);
-    auto hx = weft_test::on_host(X);
-    auto hxr = weft_test::on_host(XR);
-    for (long r = 0; r < k; ++r) {
-      std::vector<long double> col(n);
-      for (long i = 0; i < n; ++i) col[i] = bv[i * k + r];
-      const auto left = reference_solve(a, n, false, true, false, col);
-      const auto right = reference_solve(a, n, true, false, false, col);
-      for (long i = 0; i < n; ++i) {
-        REQUIRE(std::fabs(hx(i, r) - left[i]) <= 1e-12L * (1 + std::fabs(left[i])) * (n + 1));
-        REQUIRE(std::fabs(hxr(r, i) - right[i]) <= 1e-12L * (1 + std::fabs(right[i])) * (n + 1));
+      // Matrix right-hand sides: A X = B (left) and X A = B (right), LayoutRight B, explicit lower / unit upper.
+      const long k = 3;
+      const auto a = triangular_values(n, true, 700 + n);
+      weft::View<double**, weft::LayoutRight, M> A("A", n, n), B("B", n, k), X("X", n, k), BR("BR", k, n),
+          XR("XR", k, n);
+      const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n * k), 800 + n);
+      {
+        auto ha = weft::create_mirror_view(A);
+        auto hb = weft::create_mirror_view(B);
+        auto hbr = weft::create_mirror_view(BR);
+        for (long i = 0; i < n; ++i)
+          for (long j = 0; j < n; ++j) ha(i, j) = a[i * n + j];
+        for (long i = 0; i < n; ++i)
+          for (long r = 0; r < k; ++r) hb(i, r) = hbr(r, i) = bv[i * k + r];
+        weft::deep_copy(A, ha);
+        weft::deep_copy(B, hb);
+        weft::deep_copy(BR, hbr);
       }
+      la::triangular_matrix_matrix_left_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, X, impl);
+      // X A = B with A lower  <=>  A^T x^T = b^T, A^T upper: the reference solves with op = transpose
+      la::triangular_matrix_matrix_right_solve(E(), A, la::lower_triangle, la::explicit_diagonal, BR, XR, impl);
+      auto hx = weft_test::on_host(X);
+      auto hxr = weft_test::on_host(XR);
+      for (long r = 0; r < k; ++r) {
+        std::vector<long double> col(n);
+        for (long i = 0; i < n; ++i) col[i] = bv[i * k + r];
+        const auto left = reference_solve(a, n, false, true, false, col);
+        const auto right = reference_solve(a, n, true, false, false, col);
+        for (long i = 0; i < n; ++i) {
+          REQUIRE(std::fabs(hx(i, r) - left[i]) <= 1e-12L * (1 + std::fabs(left[i])) * (n + 1));
+          REQUIRE(std::fabs(hxr(r, i) - right[i]) <= 1e-12L * (1 + std::fabs(right[i])) * (n + 1));
+        }
+      }
+      la::triangular_matrix_matrix_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, B, impl);  // in place
+      auto hb = weft_test::on_host(B);
+      for (long i = 0; i < n; ++i)
+        for (long r = 0; r < k; ++r) REQUIRE(hb(i, r) == hx(i, r));
     }
-    la::triangular_matrix_matrix_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, B);  // in place
-    auto hb = weft_test::on_host(B);
-    for (long i = 0; i < n; ++i)
-      for (long r = 0; r < k; ++r) REQUIRE(hb(i, r) == hx(i, r));
+  if (!E::impl_is_host_space || !la::has_vendor_blas()) {
+    weft::View<double**, M> T("T", 4, 4);
+    weft::View<double*, M> v("v", 4);
+    CHECK_THROWS_WITH_AS(
+        la::triangular_matrix_vector_solve(E(), T, la::upper_triangle, la::explicit_diagonal, v, la::Impl::vendor),
+        doctest::Contains("Impl::vendor asked for"), weft::Error);
   }
   weft::View<double**, M> A("A", 3, 4);
   weft::View<double*, M> b("b", 3);

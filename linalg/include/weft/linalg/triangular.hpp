@@ -9,6 +9,7 @@
 // in order, so LayoutLeft streams; the work is O(n^2) per right-hand side and the span O(n).
 #pragma once
 
+#include <complex>
 #include <string>
 #include <type_traits>
 
@@ -93,6 +94,46 @@ void triangular_solve_teams(const Exec& exec, const char* label, const MatOp<AV>
 template <class T>
 constexpr bool lower_v = std::is_same_v<T, lower_triangle_t>;
 
+// The vendor path (linalg/src/vendor_blas.cpp): ?trsm on X (m x n) in place; false when the operands do not
+// suit it (no unit stride along rows or columns).
+#define WEFT_IMPL_TRSM_DECL(T)                                                                                        \
+  bool vendor_trsm(bool left, bool lower, bool unit, bool at, long m, long n, const T* a, long a_rs, long a_cs, T* x, \
+                   long x_rs, long x_cs);
+WEFT_IMPL_TRSM_DECL(double)
+WEFT_IMPL_TRSM_DECL(float)
+WEFT_IMPL_TRSM_DECL(std::complex<double>)
+WEFT_IMPL_TRSM_DECL(std::complex<float>)
+#undef WEFT_IMPL_TRSM_DECL
+
+/// Tries the vendor solve op(A) X = X (left) or X op(A) = X (right) on host operands; false when Weft's own
+/// kernel must run. Impl::vendor without a usable vendor path raises.
+template <class Exec, class AV, class XV>
+bool try_vendor_trsm(const Exec& exec, const char* who, Impl impl, bool left, bool lower, bool unit, const MatOp<AV>& A,
+                     typename XV::non_const_value_type* x, long m, long n, long x_rs, long x_cs) {
+  using T = typename XV::non_const_value_type;
+  if (impl == Impl::automatic) impl = default_impl();
+  if (impl == Impl::native) return false;
+  if constexpr (Exec::impl_is_host_space &&
+                (std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::complex<double>> ||
+                 std::is_same_v<T, std::complex<float>>)&&std::is_same_v<typename AV::non_const_value_type, T>) {
+    if (has_vendor_blas()) {
+      exec.fence();
+      if (m == 0 || n == 0) return true;
+      if (vendor_trsm(left, lower, unit, A.trans, m, n, A.view.data(), stride_of(A.view, 0), stride_of(A.view, 1), x,
+                      x_rs, x_cs))
+        return true;
+    }
+  }
+  if (impl == Impl::vendor)
+    throw Error(std::string("weft::linalg::") + who + ": Impl::vendor asked for, but " +
+                (has_vendor_blas() ? std::string("the vendor BLAS (") + vendor_blas_name() +
+                                         ") cannot take these operands (it needs host memory of float, double or "
+                                         "complex with unit stride along rows or columns)"
+                                   : std::string("Weft was built without a vendor BLAS")) +
+                "; use Impl::native or Impl::automatic");
+  return false;
+}
+
 /// A vector seen as the one column of an n x 1 matrix.
 template <class V>
 struct VectorAsColumn {
@@ -103,10 +144,8 @@ struct VectorAsColumn {
 
 /// x = A^-1 b for a triangular A (std::linalg::triangular_matrix_vector_solve); x may be b itself.
 template <ExecutionSpace Exec, class A, class Tri, class Diag, class B, class X>
-requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>) void triangular_matrix_vector_solve(const Exec& exec,
-                                                                                                   const A& a, Tri,
-                                                                                                   Diag, const B& b,
-                                                                                                   const X& x) {
+requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>&& is_view_v<X>) void triangular_matrix_vector_solve(
+    const Exec& exec, const A& a, Tri, Diag, const B& b, const X& x, Impl impl = Impl::automatic) {
   impl::check_vector<B>("triangular_matrix_vector_solve");
   impl::check_vector<X>("triangular_matrix_vector_solve");
   const auto m = impl::triangular_operand(a, "triangular_matrix_vector_solve");
@@ -117,63 +156,70 @@ requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>) void triangular_m
                 " elements; A x = b needs n x n, n and n");
   if (static_cast<const void*>(b.data()) != static_cast<const void*>(x.data())) deep_copy(exec, x, b);
   // Tri names the triangle of A as passed, i.e. of op(A) when A is transposed(...).
-  impl::triangular_solve_teams<typename X::non_const_value_type>(
-      exec, "weft::linalg::triangular_matrix_vector_solve", m, impl::lower_v<Tri>,
-      std::is_same_v<Diag, implicit_unit_diagonal_t>, impl::VectorAsColumn<X>{x}, true, 1);
+  constexpr bool lower = impl::lower_v<Tri>, unit = std::is_same_v<Diag, implicit_unit_diagonal_t>;
+  const long n = static_cast<long>(x.extent(0));
+  if (impl::try_vendor_trsm<Exec, decltype(m.view), X>(exec, "triangular_matrix_vector_solve", impl, true, lower, unit,
+                                                       m, x.data(), n, 1, impl::stride_of(x, 0), 1))
+    return;
+  impl::triangular_solve_teams<typename X::non_const_value_type>(exec, "weft::linalg::triangular_matrix_vector_solve",
+                                                                 m, lower, unit, impl::VectorAsColumn<X>{x}, true, 1);
 }
 /// b = A^-1 b in place.
 template <ExecutionSpace Exec, class A, class Tri, class Diag, class B>
-requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>) void triangular_matrix_vector_solve(const Exec& exec,
-                                                                                                   const A& a, Tri t,
-                                                                                                   Diag d, const B& b) {
-  triangular_matrix_vector_solve(exec, a, t, d, b, b);
+requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>) void triangular_matrix_vector_solve(
+    const Exec& exec, const A& a, Tri t, Diag d, const B& b, Impl impl = Impl::automatic) {
+  triangular_matrix_vector_solve(exec, a, t, d, b, b, impl);
 }
+
+namespace impl {
+/// The left (A X = B) and right (X A = B) matrix solves.
+template <class Exec, class A, class Tri, class Diag, class B, class X>
+void triangular_matrix_matrix(const Exec& exec, bool left, const A& a, const B& b, const X& x, Impl impl) {
+  const char* who = left ? "triangular_matrix_matrix_left_solve" : "triangular_matrix_matrix_right_solve";
+  static_assert(is_view_v<B> && B::R == 2 && is_view_v<X> && X::R == 2,
+                "weft::linalg::triangular_matrix_matrix_*_solve: B and X are rank-2 Views");
+  auto m = triangular_operand(a, who);
+  if ((left ? b.extent(0) : b.extent(1)) != m.rows() || x.extent(0) != b.extent(0) || x.extent(1) != b.extent(1))
+    throw Error(std::string("weft::linalg::") + who + ": A \"" + m.view.label() + "\" is " + std::to_string(m.rows()) +
+                " x " + std::to_string(m.cols()) + ", B \"" + b.label() + "\" " + std::to_string(b.extent(0)) + " x " +
+                std::to_string(b.extent(1)) + ", X \"" + x.label() + "\" " + std::to_string(x.extent(0)) + " x " +
+                std::to_string(x.extent(1)) +
+                (left ? "; A X = B needs A n x n, B and X n x k" : "; X A = B needs A n x n, B and X k x n"));
+  if (static_cast<const void*>(b.data()) != static_cast<const void*>(x.data())) deep_copy(exec, x, b);
+  constexpr bool lower = lower_v<Tri>, unit = std::is_same_v<Diag, implicit_unit_diagonal_t>;
+  if (try_vendor_trsm<Exec, decltype(m.view), X>(exec, who, impl, left, lower, unit, m, x.data(),
+                                                 static_cast<long>(x.extent(0)), static_cast<long>(x.extent(1)),
+                                                 stride_of(x, 0), stride_of(x, 1)))
+    return;
+  if (left) {
+    triangular_solve_teams<typename X::non_const_value_type>(exec, "weft::linalg::triangular_matrix_matrix_left_solve",
+                                                             m, lower, unit, x, true, static_cast<long>(x.extent(1)));
+  } else {
+    // x_r A = b_r  <=>  A^T x_r^T = b_r^T: the rows of X against op(A)^T, whose triangle is the other one.
+    m.trans = !m.trans;
+    triangular_solve_teams<typename X::non_const_value_type>(exec, "weft::linalg::triangular_matrix_matrix_right_solve",
+                                                             m, !lower, unit, x, false, static_cast<long>(x.extent(0)));
+  }
+}
+}  // namespace impl
 
 /// X = A^-1 B: solves A X = B for a triangular A, one team per column of B; X may be B itself.
 template <ExecutionSpace Exec, class A, class Tri, class Diag, class B, class X>
 requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>) void triangular_matrix_matrix_left_solve(
-    const Exec& exec, const A& a, Tri, Diag, const B& b, const X& x) {
-  static_assert(is_view_v<B> && B::R == 2 && is_view_v<X> && X::R == 2,
-                "weft::linalg::triangular_matrix_matrix_left_solve: B and X are rank-2 Views");
-  const auto m = impl::triangular_operand(a, "triangular_matrix_matrix_left_solve");
-  if (b.extent(0) != m.rows() || x.extent(0) != b.extent(0) || x.extent(1) != b.extent(1))
-    throw Error("weft::linalg::triangular_matrix_matrix_left_solve: A \"" + m.view.label() + "\" is " +
-                std::to_string(m.rows()) + " x " + std::to_string(m.cols()) + ", B \"" + b.label() + "\" " +
-                std::to_string(b.extent(0)) + " x " + std::to_string(b.extent(1)) + ", X \"" + x.label() + "\" " +
-                std::to_string(x.extent(0)) + " x " + std::to_string(x.extent(1)) +
-                "; A X = B needs A n x n, B and X n x k");
-  if (static_cast<const void*>(b.data()) != static_cast<const void*>(x.data())) deep_copy(exec, x, b);
-  impl::triangular_solve_teams<typename X::non_const_value_type>(
-      exec, "weft::linalg::triangular_matrix_matrix_left_solve", m, impl::lower_v<Tri>,
-      std::is_same_v<Diag, implicit_unit_diagonal_t>, x, true, static_cast<long>(x.extent(1)));
+    const Exec& exec, const A& a, Tri, Diag, const B& b, const X& x, Impl impl = Impl::automatic) {
+  impl::triangular_matrix_matrix<Exec, A, Tri, Diag>(exec, true, a, b, x, impl);
 }
 /// X = B A^-1: solves X A = B for a triangular A, one team per row of B; X may be B itself.
 template <ExecutionSpace Exec, class A, class Tri, class Diag, class B, class X>
 requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>) void triangular_matrix_matrix_right_solve(
-    const Exec& exec, const A& a, Tri, Diag, const B& b, const X& x) {
-  static_assert(is_view_v<B> && B::R == 2 && is_view_v<X> && X::R == 2,
-                "weft::linalg::triangular_matrix_matrix_right_solve: B and X are rank-2 Views");
-  auto m = impl::triangular_operand(a, "triangular_matrix_matrix_right_solve");
-  if (b.extent(1) != m.rows() || x.extent(0) != b.extent(0) || x.extent(1) != b.extent(1))
-    throw Error("weft::linalg::triangular_matrix_matrix_right_solve: A \"" + m.view.label() + "\" is " +
-                std::to_string(m.rows()) + " x " + std::to_string(m.cols()) + ", B \"" + b.label() + "\" " +
-                std::to_string(b.extent(0)) + " x " + std::to_string(b.extent(1)) + ", X \"" + x.label() + "\" " +
-                std::to_string(x.extent(0)) + " x " + std::to_string(x.extent(1)) +
-                "; X A = B needs A n x n, B and X k x n");
-  if (static_cast<const void*>(b.data()) != static_cast<const void*>(x.data())) deep_copy(exec, x, b);
-  // x_r A = b_r  <=>  A^T x_r^T = b_r^T: the rows of X against op(A)^T, whose triangle is the other one.
-  m.trans = !m.trans;
-  impl::triangular_solve_teams<typename X::non_const_value_type>(
-      exec, "weft::linalg::triangular_matrix_matrix_right_solve", m, !impl::lower_v<Tri>,
-      std::is_same_v<Diag, implicit_unit_diagonal_t>, x, false, static_cast<long>(x.extent(0)));
+    const Exec& exec, const A& a, Tri, Diag, const B& b, const X& x, Impl impl = Impl::automatic) {
+  impl::triangular_matrix_matrix<Exec, A, Tri, Diag>(exec, false, a, b, x, impl);
 }
 /// The name for the left solve: X = A^-1 B.
 template <ExecutionSpace Exec, class A, class Tri, class Diag, class B, class X>
-requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>) void triangular_matrix_matrix_solve(const Exec& exec,
-                                                                                                   const A& a, Tri t,
-                                                                                                   Diag d, const B& b,
-                                                                                                   const X& x) {
-  triangular_matrix_matrix_left_solve(exec, a, t, d, b, x);
+requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>) void triangular_matrix_matrix_solve(
+    const Exec& exec, const A& a, Tri t, Diag d, const B& b, const X& x, Impl impl = Impl::automatic) {
+  triangular_matrix_matrix_left_solve(exec, a, t, d, b, x, impl);
 }
 
 }  // namespace weft::linalg
