@@ -545,6 +545,59 @@ TEST_CASE_TEMPLATE("triangular solves: vector and matrix, left and right, upper/
       for (long i = 0; i < n; ++i)
         for (long r = 0; r < k; ++r) REQUIRE(hb(i, r) == hx(i, r));
     }
+  // The blocked (level-3) native solve: n > 256 and at least 8 right-hand sides; left and right, lower and
+  // upper, plain and transposed A, LayoutLeft X.
+  {
+    const long n = 300, k = 9;
+    for (bool lower : {true, false})
+      for (bool trans : {false, true}) {
+        INFO("blocked: lower ", lower, " transposed ", trans);
+        const auto a = triangular_values(n, lower != trans, 950 + lower + 2 * trans);
+        weft::View<double**, weft::LayoutRight, M> A("A", n, n);
+        weft::View<double**, weft::LayoutLeft, M> X("X", n, k), XR("XR", k, n);
+        const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n * k), 960);
+        {
+          auto ha = weft::create_mirror_view(A);
+          auto hx = weft::create_mirror_view(X);
+          auto hxr = weft::create_mirror_view(XR);
+          for (long i = 0; i < n; ++i)
+            for (long j = 0; j < n; ++j) ha(i, j) = a[i * n + j];
+          for (long i = 0; i < n; ++i)
+            for (long r = 0; r < k; ++r) hx(i, r) = hxr(r, i) = bv[i * k + r];
+          weft::deep_copy(A, ha);
+          weft::deep_copy(X, hx);
+          weft::deep_copy(XR, hxr);
+        }
+        auto run = [&](const auto& tri) {
+          if (trans) {
+            la::triangular_matrix_matrix_left_solve(E(), la::transposed(A), tri, la::explicit_diagonal, X, X,
+                                                    la::Impl::native);
+            la::triangular_matrix_matrix_right_solve(E(), la::transposed(A), tri, la::explicit_diagonal, XR, XR,
+                                                     la::Impl::native);
+          } else {
+            la::triangular_matrix_matrix_left_solve(E(), A, tri, la::explicit_diagonal, X, X, la::Impl::native);
+            la::triangular_matrix_matrix_right_solve(E(), A, tri, la::explicit_diagonal, XR, XR, la::Impl::native);
+          }
+        };
+        if (lower)
+          run(la::lower_triangle);
+        else
+          run(la::upper_triangle);
+        auto hx = weft_test::on_host(X);
+        auto hxr = weft_test::on_host(XR);
+        for (long r = 0; r < k; ++r) {
+          std::vector<long double> col(n);
+          for (long i = 0; i < n; ++i) col[i] = bv[i * k + r];
+          const auto left = reference_solve(a, n, trans, lower, false, col);
+          // X op(A) = B  <=>  op(A)^T x = b: transposition flips, and so does the triangle
+          const auto right = reference_solve(a, n, !trans, !lower, false, col);
+          for (long i = 0; i < n; ++i) {
+            REQUIRE(std::fabs(hx(i, r) - left[i]) <= 1e-11L * (1 + std::fabs(left[i])));
+            REQUIRE(std::fabs(hxr(r, i) - right[i]) <= 1e-11L * (1 + std::fabs(right[i])));
+          }
+        }
+      }
+  }
   if (!E::impl_is_host_space || !la::has_vendor_blas()) {
     weft::View<double**, M> T("T", 4, 4);
     weft::View<double*, M> v("v", 4);

@@ -91,6 +91,58 @@ void triangular_solve_teams(const Exec& exec, const char* label, const MatOp<AV>
       });
 }
 
+/// op(A)[r0:r1, c0:c1] as a matrix operand (a block of A, or of A's transpose), scaled by alpha.
+template <class AV>
+auto op_block(const MatOp<AV>& A, long r0, long r1, long c0, long c1, typename AV::non_const_value_type alpha) {
+  auto v = A.trans ? subview(A.view, pair<long, long>(c0, c1), pair<long, long>(r0, r1))
+                   : subview(A.view, pair<long, long>(r0, r1), pair<long, long>(c0, c1));
+  return MatOp<decltype(v)>{v, A.trans, alpha};
+}
+
+/// Solves op(A) X = X in place for many right-hand sides, blocked (level 3): each diagonal block of nb rows
+/// is solved with one thread per right-hand side (the rows of the block in order, a dot product each), then
+/// the rows still open are updated with one matrix_product, X2 -= op(A)21 X1, which carries the O(n^2 k)
+/// work at GEMM speed.
+/// Solves the rows [b0, b1) of op(A) X = X for k right-hand sides, one thread per right-hand side, each row a
+/// dot product with the rows solved before it within [b0, b1) (the ones outside are already eliminated).
+template <class T, class Exec, class AV, class XV>
+void rhs_thread_solve(const Exec& exec, const char* label, const MatOp<AV>& A, bool lower, bool unit, const XV& X,
+                      long k, long b0, long b1) {
+  const auto av = A.view;
+  const bool at = A.trans;
+  parallel_for(
+      label, RangePolicy<Exec, IndexType<long>>(exec, 0, k), WEFT_LAMBDA(long r) {
+        for (long t = 0; t < b1 - b0; ++t) {
+          const long i = lower ? b0 + t : b1 - 1 - t;
+          T acc = X(i, r);
+          const long j0 = lower ? b0 : i + 1, j1 = lower ? i : b1;
+          for (long j = j0; j < j1; ++j) acc -= (at ? av(j, i) : av(i, j)) * X(j, r);
+          X(i, r) = unit ? acc : acc / av(i, i);
+        }
+      });
+}
+
+template <class Exec, class AV, class XV>
+void blocked_left_solve(const Exec& exec, const MatOp<AV>& A, bool lower, bool unit, const XV& X) {
+  using T = typename XV::non_const_value_type;
+  const long n = static_cast<long>(A.rows()), k = static_cast<long>(X.extent(1));
+  constexpr long nb = 64;
+  for (long s = 0; s < n; s += nb) {
+    // the diagonal block [b0, b1): top-down for a lower triangle, bottom-up for an upper one
+    const long b0 = lower ? s : (n - s - nb > 0 ? n - s - nb : 0), b1 = lower ? (s + nb < n ? s + nb : n) : n - s;
+    rhs_thread_solve<T>(exec, "weft::linalg::triangular solve (diagonal block)", A, lower, unit, X, k, b0, b1);
+    // the rows still open: [b1, n) below a lower triangle, [0, b0) above an upper one
+    const long o0 = lower ? b1 : 0, o1 = lower ? n : b0;
+    if (o1 > o0) {
+      auto x_open = subview(X, pair<long, long>(o0, o1), ALL);
+      auto x_done = subview(X, pair<long, long>(b0, b1), ALL);
+      const auto a_blk = op_block(A, o0, o1, b0, b1, T(-1));
+      const MatOp<decltype(x_done)> x1{x_done, false, T(1)};
+      matrix_product_impl(exec, a_blk, x1, x_open, &x_open, Impl::native);
+    }
+  }
+}
+
 template <class T>
 constexpr bool lower_v = std::is_same_v<T, lower_triangle_t>;
 
@@ -161,8 +213,14 @@ requires(impl::is_triangle_v<Tri>&& impl::is_diagonal_v<Diag>&& is_view_v<X>) vo
   if (impl::try_vendor_trsm<Exec, decltype(m.view), X>(exec, "triangular_matrix_vector_solve", impl, true, lower, unit,
                                                        m, x.data(), n, 1, impl::stride_of(x, 0), 1))
     return;
-  impl::triangular_solve_teams<typename X::non_const_value_type>(exec, "weft::linalg::triangular_matrix_vector_solve",
-                                                                 m, lower, unit, impl::VectorAsColumn<X>{x}, true, 1);
+  // Host threads: one thread walks the whole triangle (team barriers per column cost more than they share);
+  // device: one team.
+  if constexpr (Exec::impl_is_host_space)
+    impl::rhs_thread_solve<typename X::non_const_value_type>(exec, "weft::linalg::triangular_matrix_vector_solve", m,
+                                                             lower, unit, impl::VectorAsColumn<X>{x}, 1, 0, n);
+  else
+    impl::triangular_solve_teams<typename X::non_const_value_type>(exec, "weft::linalg::triangular_matrix_vector_solve",
+                                                                   m, lower, unit, impl::VectorAsColumn<X>{x}, true, 1);
 }
 /// b = A^-1 b in place.
 template <ExecutionSpace Exec, class A, class Tri, class Diag, class B>
@@ -191,14 +249,30 @@ void triangular_matrix_matrix(const Exec& exec, bool left, const A& a, const B& 
                                                  static_cast<long>(x.extent(0)), static_cast<long>(x.extent(1)),
                                                  stride_of(x, 0), stride_of(x, 1)))
     return;
+  const long n = static_cast<long>(m.rows()), k = static_cast<long>(left ? x.extent(1) : x.extent(0));
+  // Many right-hand sides and a large A: the blocked (level-3) solve; else one team per right-hand side.
+  const bool blocked = k >= 8 && n > 128;
+  // On host spaces a thread per right-hand side (no barriers); on devices a team per right-hand side.
+  using T = typename X::non_const_value_type;
   if (left) {
-    triangular_solve_teams<typename X::non_const_value_type>(exec, "weft::linalg::triangular_matrix_matrix_left_solve",
-                                                             m, lower, unit, x, true, static_cast<long>(x.extent(1)));
+    if (blocked)
+      blocked_left_solve(exec, m, lower, unit, x);
+    else if constexpr (Exec::impl_is_host_space)
+      rhs_thread_solve<T>(exec, "weft::linalg::triangular_matrix_matrix_left_solve", m, lower, unit, x, k, 0, n);
+    else
+      triangular_solve_teams<T>(exec, "weft::linalg::triangular_matrix_matrix_left_solve", m, lower, unit, x, true, k);
   } else {
     // x_r A = b_r  <=>  A^T x_r^T = b_r^T: the rows of X against op(A)^T, whose triangle is the other one.
     m.trans = !m.trans;
-    triangular_solve_teams<typename X::non_const_value_type>(exec, "weft::linalg::triangular_matrix_matrix_right_solve",
-                                                             m, !lower, unit, x, false, static_cast<long>(x.extent(0)));
+    using XT = View<typename X::value_type**, LayoutStride, typename X::memory_space, MemoryUnmanaged>;
+    const XT xt(x.data(), LayoutStride(x.extent(1), x.stride(1), x.extent(0), x.stride(0)));  // X^T
+    if (blocked)
+      blocked_left_solve(exec, m, !lower, unit, xt);
+    else if constexpr (Exec::impl_is_host_space)
+      rhs_thread_solve<T>(exec, "weft::linalg::triangular_matrix_matrix_right_solve", m, !lower, unit, xt, k, 0, n);
+    else
+      triangular_solve_teams<T>(exec, "weft::linalg::triangular_matrix_matrix_right_solve", m, !lower, unit, x, false,
+                                k);
   }
 }
 }  // namespace impl
