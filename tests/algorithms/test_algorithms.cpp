@@ -380,46 +380,48 @@ TEST_CASE_TEMPLATE("fill_random: the same bits on every backend, uniform by chi-
 
 TEST_CASE_TEMPLATE("partition, reduce_by_key, inclusive_scan_by_key against std::", E, WEFT_TEST_EXEC_SPACES) {
   using M = typename E::memory_space;
-  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1025), std::size_t(65537)}) {
-    INFO("n = ", n);
-    std::mt19937 g(55 + n);
-    std::vector<int> h(n), keys(n);
-    for (auto& x : h) x = static_cast<int>(g() % 1000) - 500;
-    int key = 0;
-    for (auto& k : keys) {
-      if (g() % 7 == 0) ++key;  // runs of random length
-      k = key;
-    }
-    auto v = device_copy<weft::View<int*, M>>("v", h);
-    auto odd = WEFT_LAMBDA(int x) { return x % 2 != 0; };
-    const std::size_t yes = ex::partition(E(), v, odd);
-    std::vector<int> ref = h;
-    const auto mid = std::stable_partition(ref.begin(), ref.end(), [](int x) { return x % 2 != 0; });
-    REQUIRE(yes == static_cast<std::size_t>(mid - ref.begin()));
-    REQUIRE(host_vector(v) == ref);
-
-    auto k = device_copy<weft::View<int*, M>>("keys", keys);
-    auto vals = device_copy<weft::View<int*, M>>("vals", h);
-    weft::View<int*, M> ok("out_keys", n), ov("out_vals", n), scan("scan", n);
-    const std::size_t runs = ex::reduce_by_key(E(), k, vals, ok, ov);
-    std::vector<int> rk, rv;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i == 0 || keys[i] != keys[i - 1]) {
-        rk.push_back(keys[i]);
-        rv.push_back(0);
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1025), std::size_t(65537)})
+    for (int pattern : {0, 1, 2}) {
+      INFO("n = ", n, " pattern ", pattern);
+      std::mt19937 g(55 + n);
+      std::vector<int> h(n), keys(n);
+      for (auto& x : h) x = static_cast<int>(g() % 1000) - 500;
+      int key = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (pattern == 0 && g() % 7 == 0) ++key;                        // runs of random length
+        if (pattern == 2 && i >= n / 2) key = static_cast<int>(i / 3);  // one run over half the input, then short ones
+        keys[i] = key;                                                  // pattern 1: a single run
       }
-      rv.back() += h[i];
+      auto v = device_copy<weft::View<int*, M>>("v", h);
+      auto odd = WEFT_LAMBDA(int x) { return x % 2 != 0; };
+      const std::size_t yes = ex::partition(E(), v, odd);
+      std::vector<int> ref = h;
+      const auto mid = std::stable_partition(ref.begin(), ref.end(), [](int x) { return x % 2 != 0; });
+      REQUIRE(yes == static_cast<std::size_t>(mid - ref.begin()));
+      REQUIRE(host_vector(v) == ref);
+
+      auto k = device_copy<weft::View<int*, M>>("keys", keys);
+      auto vals = device_copy<weft::View<int*, M>>("vals", h);
+      weft::View<int*, M> ok("out_keys", n), ov("out_vals", n), scan("scan", n);
+      const std::size_t runs = ex::reduce_by_key(E(), k, vals, ok, ov);
+      std::vector<int> rk, rv;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i == 0 || keys[i] != keys[i - 1]) {
+          rk.push_back(keys[i]);
+          rv.push_back(0);
+        }
+        rv.back() += h[i];
+      }
+      REQUIRE(runs == rk.size());
+      auto gk = host_vector(ok);
+      auto gv = host_vector(ov);
+      gk.resize(runs);
+      gv.resize(runs);
+      REQUIRE(gk == rk);
+      REQUIRE(gv == rv);
+      ex::inclusive_scan_by_key(E(), k, vals, scan);
+      std::vector<int> rs(n);
+      for (std::size_t i = 0; i < n; ++i) rs[i] = h[i] + ((i > 0 && keys[i] == keys[i - 1]) ? rs[i - 1] : 0);
+      REQUIRE(host_vector(scan) == rs);
     }
-    REQUIRE(runs == rk.size());
-    auto gk = host_vector(ok);
-    auto gv = host_vector(ov);
-    gk.resize(runs);
-    gv.resize(runs);
-    REQUIRE(gk == rk);
-    REQUIRE(gv == rv);
-    ex::inclusive_scan_by_key(E(), k, vals, scan);
-    std::vector<int> rs(n);
-    for (std::size_t i = 0; i < n; ++i) rs[i] = h[i] + ((i > 0 && keys[i] == keys[i - 1]) ? rs[i - 1] : 0);
-    REQUIRE(host_vector(scan) == rs);
-  }
 }

@@ -445,8 +445,63 @@ std::pair<View<std::int64_t*, typename K::memory_space>, std::size_t> run_starts
 }
 }  // namespace impl
 
+namespace impl {
+/// out(i) = the sum of values over the run of equal consecutive keys that holds i, up to i. Load-balanced: the
+/// input is cut into equal blocks whatever the run lengths; each block sums its last run's tail (pass 1), the
+/// carries chain across the blocks in one thread (pass 2), and each block scans its part from its carry (pass 3).
+template <class E, class K, class V, class O>
+void segmented_inclusive_sum(const E& exec, const K& keys, const V& values, const O& out) {
+  using T = typename O::non_const_value_type;
+  using M = typename O::memory_space;
+  const std::int64_t n = size_of(keys);
+  if (n == 0) return;
+  const std::int64_t blocks = weft::impl::algorithm_blocks(exec, n);
+  const BlockRange br{n, blocks};
+  View<T*, M> tail(view_alloc(WithoutInitializing, "weft::scan_by_key (block tails)"), blocks),
+      carry(view_alloc(WithoutInitializing, "weft::scan_by_key (carries)"), blocks);
+  View<int*, M> has_head(view_alloc(WithoutInitializing, "weft::scan_by_key (block has a run start)"), blocks);
+  parallel_for(
+      "weft::scan_by_key (block tails)", Range<E>(exec, 0, blocks), WEFT_LAMBDA(std::int64_t b) {
+        T acc{};
+        int hh = 0;
+        for (std::int64_t i = br.begin(b), e = br.end(b); i < e; ++i) {
+          if (i == 0 || !(keys(i) == keys(i - 1))) {
+            acc = T{};
+            hh = 1;
+          }
+          acc += values(i);
+        }
+        tail(b) = acc;
+        has_head(b) = hh;
+      });
+  parallel_for(
+      "weft::scan_by_key (carries)", Range<E>(exec, 0, 1), WEFT_LAMBDA(std::int64_t) {
+        T c{};
+        for (std::int64_t b = 0; b < blocks; ++b) {
+          const std::int64_t s = br.begin(b);
+          if (s < br.end(b) && (b == 0 || !(keys(s) == keys(s - 1)))) c = T{};  // the block starts a run
+          carry(b) = c;
+          // what flows into the next block: this block's last run, plus the carry if the run began before it
+          if (has_head(b))
+            c = tail(b);
+          else
+            c += tail(b);
+        }
+      });
+  parallel_for(
+      "weft::scan_by_key (blocks)", Range<E>(exec, 0, blocks), WEFT_LAMBDA(std::int64_t b) {
+        T acc = carry(b);
+        for (std::int64_t i = br.begin(b), e = br.end(b); i < e; ++i) {
+          if (i == 0 || !(keys(i) == keys(i - 1))) acc = T{};
+          acc += values(i);
+          out(i) = acc;
+        }
+      });
+}
+}  // namespace impl
+
 /// For each run of equal consecutive keys: its key and the sum of its values, in order; returns the number of
-/// runs. Each run is summed by one thread (runs are independent; one very long run is serial).
+/// runs. Load-balanced (a segmented scan over equal blocks), so one very long run costs what many short ones do.
 template <ExecutionSpace E, class K, class V, class OK, class OV>
 std::size_t reduce_by_key(const E& exec, const K& keys, const V& values, const OK& out_keys, const OV& out_values) {
   weft::impl::check_same_size("reduce_by_key", keys, values);
@@ -456,34 +511,24 @@ std::size_t reduce_by_key(const E& exec, const K& keys, const V& values, const O
                 "\" but the outputs hold " + std::to_string(out_keys.extent(0)) + " and " +
                 std::to_string(out_values.extent(0)) + "; give outputs as large as the number of runs");
   using T = typename OV::non_const_value_type;
+  View<T*, typename OV::memory_space> sums(view_alloc(WithoutInitializing, "weft::reduce_by_key (running sums)"),
+                                           impl::size_of(keys));
+  impl::segmented_inclusive_sum(exec, keys, values, sums);
   auto st = starts;
   parallel_for(
       "weft::experimental::reduce_by_key", impl::Range<E>(exec, 0, static_cast<std::int64_t>(runs)),
       WEFT_LAMBDA(std::int64_t j) {
-        T s{};
-        for (std::int64_t i = st(j); i < st(j + 1); ++i) s += values(i);
         out_keys(j) = keys(st(j));
-        out_values(j) = s;
+        out_values(j) = sums(st(j + 1) - 1);  // the run's running sum at its last element
       });
   return runs;
 }
-/// out(i) = the sum of values(j) over the run of equal consecutive keys that holds i, for j <= i.
+/// out(i) = the sum of values(j) over the run of equal consecutive keys that holds i, for j <= i (load-balanced).
 template <ExecutionSpace E, class K, class V, class O>
 void inclusive_scan_by_key(const E& exec, const K& keys, const V& values, const O& out) {
   weft::impl::check_same_size("inclusive_scan_by_key", keys, values);
   weft::impl::check_same_size("inclusive_scan_by_key", keys, out);
-  auto [starts, runs] = impl::run_starts(exec, keys);
-  using T = typename O::non_const_value_type;
-  auto st = starts;
-  parallel_for(
-      "weft::experimental::inclusive_scan_by_key", impl::Range<E>(exec, 0, static_cast<std::int64_t>(runs)),
-      WEFT_LAMBDA(std::int64_t j) {
-        T s{};
-        for (std::int64_t i = st(j); i < st(j + 1); ++i) {
-          s += values(i);
-          out(i) = s;
-        }
-      });
+  impl::segmented_inclusive_sum(exec, keys, values, out);
 }
 
 // ---- histogram ------------------------------------------------------------------------------------------
