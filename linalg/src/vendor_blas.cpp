@@ -134,6 +134,27 @@ TrsmCall describe_trsm(bool left, bool lower, bool at, long m, long n, long a_rs
        c.lda, x, c.ldx);                                                                                              \
     return true;                                                                                                      \
   }
+/// y = alpha op(A) x + beta y: A row-major (cs == 1) or column-major (rs == 1).
+#define WEFT_VENDOR_GEMV(T, fn, scal)                                                                                 \
+  bool vendor_gemv(bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs, const T* x, long incx, T beta, \
+                   T* y, long incy) {                                                                                 \
+    const long rows = at ? n : m, cols = at ? m : n; /* A as stored */                                                \
+    if (a_cs == 1 && (a_rs >= std::max(1L, cols) || rows <= 1)) {                                                     \
+      fn(CblasRowMajor, at ? CblasTrans : CblasNoTrans, rows, cols, scal(alpha), a,                                   \
+         std::max(a_rs, std::max(1L, cols)), x, incx, scal(beta), y, incy);                                           \
+      return true;                                                                                                    \
+    }                                                                                                                 \
+    if (a_rs == 1 && (a_cs >= std::max(1L, rows) || cols <= 1)) {                                                     \
+      fn(CblasColMajor, at ? CblasTrans : CblasNoTrans, rows, cols, scal(alpha), a,                                   \
+         std::max(a_cs, std::max(1L, rows)), x, incx, scal(beta), y, incy);                                           \
+      return true;                                                                                                    \
+    }                                                                                                                 \
+    return false;                                                                                                     \
+  }
+WEFT_VENDOR_GEMV(double, cblas_dgemv, WEFT_SCALAR)
+WEFT_VENDOR_GEMV(float, cblas_sgemv, WEFT_SCALAR)
+WEFT_VENDOR_GEMV(std::complex<double>, cblas_zgemv, WEFT_POINTER)
+WEFT_VENDOR_GEMV(std::complex<float>, cblas_cgemv, WEFT_POINTER)
 WEFT_VENDOR_TRSM(double, cblas_dtrsm, WEFT_SCALAR)
 WEFT_VENDOR_TRSM(float, cblas_strsm, WEFT_SCALAR)
 WEFT_VENDOR_TRSM(std::complex<double>, cblas_ztrsm, WEFT_POINTER)
@@ -143,7 +164,8 @@ WEFT_VENDOR_TRSM(std::complex<float>, cblas_ctrsm, WEFT_POINTER)
   bool vendor_gemm(bool, bool, long, long, long, T, const T*, long, long, const T*, long, long, T, T*, long, long) { \
     return false;                                                                                                    \
   }                                                                                                                  \
-  bool vendor_trsm(bool, bool, bool, bool, long, long, const T*, long, long, T*, long, long) { return false; }
+  bool vendor_trsm(bool, bool, bool, bool, long, long, const T*, long, long, T*, long, long) { return false; }       \
+  bool vendor_gemv(bool, long, long, T, const T*, long, long, const T*, long, T, T*, long) { return false; }
 WEFT_VENDOR_NONE(double)
 WEFT_VENDOR_NONE(float)
 WEFT_VENDOR_NONE(std::complex<double>)

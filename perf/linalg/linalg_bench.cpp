@@ -221,6 +221,46 @@ int main(int argc, char* argv[]) {
     };
     trsm_case(2048, 1);
     trsm_case(2048, 256);
+
+    // ---- matrix_vector_product vs OpenBLAS dgemv: y = A x, row-major and column-major A ------------------
+    auto gemv_case = [&](auto layout, const char* name) {
+      using L = decltype(layout);
+      const long n = 4096;
+      weft::View<double**, L, weft::HostSpace> A("A", n, n);
+      weft::View<double*, weft::HostSpace> x("x", n), y("y", n), r("r", n);
+      weft::parallel_for(
+          "init", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(long i) {
+            x(i) = (i % 13) * 0.1 - 0.6;
+            for (long j = 0; j < n; ++j) A(i, j) = ((i * 7 + j * 3) % 19) * 0.1 - 0.9;
+          });
+      const bool row_major = std::is_same_v<L, weft::LayoutRight>;
+      std::vector<double> tw, tr;
+      for (int rep = 0; rep < reps + 1; ++rep) {
+        for (int w = 0; w < 2; ++w) {
+          const bool weft_turn = (w == 0) == (rep % 2 == 0);
+          const double t0 = now();
+          if (weft_turn) {
+            weft::linalg::matrix_vector_product(exec, A, x, y, weft::linalg::Impl::native);
+            if (rep) tw.push_back(now() - t0);
+          } else {
+            cblas_dgemv(row_major ? CblasRowMajor : CblasColMajor, CblasNoTrans, n, n, 1.0, A.data(), n, x.data(), 1,
+                        0.0, r.data(), 1);
+            if (rep) tr.push_back(now() - t0);
+          }
+        }
+      }
+      double diff = 0, mag = 0;
+      for (long i = 0; i < n; ++i) {
+        diff = std::max(diff, std::abs(y(i) - r(i)));
+        mag = std::max(mag, std::abs(r(i)));
+      }
+      const double bytes = 8.0 * n * n;
+      std::printf("%-38s %11.3f %11.3f %9.3f %10.2f GB/s (OpenBLAS %.2f); max diff %.1e of %.1e\n", name,
+                  median(tw) * 1e3, median(tr) * 1e3, median(tr) / median(tw), bytes / median(tw) * 1e-9,
+                  bytes / median(tr) * 1e-9, diff, mag);
+    };
+    gemv_case(weft::LayoutRight(), "gemv 4096^2 row-major native");
+    gemv_case(weft::LayoutLeft(), "gemv 4096^2 column-major native");
   }
 #endif
   return 0;

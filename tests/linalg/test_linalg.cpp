@@ -370,36 +370,42 @@ TEST_CASE_TEMPLATE("matrix_product on complex<double> (host spaces)", E, WEFT_TE
 TEST_CASE_TEMPLATE("matrix_vector_product: layouts, transposed, scaled, y = z + A x with z aliasing y", E,
                    WEFT_TEST_EXEC_SPACES) {
   using M = typename E::memory_space;
-  for (const auto& shape : {std::pair<long, long>{257, 131}, {1, 40}, {33, 1}, {0, 5}, {6, 0}}) {
-    const long m = shape.first, n = shape.second;  // not a structured binding: the lambda below captures them
-    INFO(m, " x ", n);
-    std::vector<double> a, xs, ys;
-    auto A = random_matrix<double, weft::LayoutLeft, M>("A", m, n, 31, a);
-    auto AR = random_matrix<double, weft::LayoutRight, M>("AR", n, m, 32, xs);  // its transpose is m x n
-    const auto xv = weft_test::random_values<double>(n, 33), yv = weft_test::random_values<double>(m, 34);
-    weft::View<double*, M> x("x", n), y("y", m);
-    weft_test::upload(x, xv);
-    weft_test::upload(y, yv);
-    auto check = [&](const std::vector<double>& mat, bool trans, double alpha, bool plus_y) {
-      auto h = weft_test::on_host(y);
-      for (long i = 0; i < m; ++i) {
-        long double s = 0, mag = 0;
-        for (long j = 0; j < n; ++j) {
-          const long double e = trans ? mat[j * m + i] : mat[i * n + j];
-          s += e * xv[j];
-          mag += std::fabs(e * xv[j]);
+  std::vector<la::Impl> impls = {la::Impl::native, la::Impl::automatic};
+  if (E::impl_is_host_space && la::has_vendor_blas()) impls.push_back(la::Impl::vendor);
+  for (la::Impl impl : impls)
+    for (const auto& shape : {std::pair<long, long>{257, 131}, {1, 40}, {33, 1}, {0, 5}, {6, 0}}) {
+      const long m = shape.first, n = shape.second;  // not a structured binding: the lambda below captures them
+      INFO(m, " x ", n, " impl ", static_cast<int>(impl));
+      std::vector<double> a, xs, ys, ar;
+      auto A = random_matrix<double, weft::LayoutLeft, M>("A", m, n, 31, a);
+      auto AR = random_matrix<double, weft::LayoutRight, M>("AR", n, m, 32, xs);  // its transpose is m x n
+      const auto xv = weft_test::random_values<double>(n, 33), yv = weft_test::random_values<double>(m, 34);
+      weft::View<double*, M> x("x", n), y("y", m);
+      weft_test::upload(x, xv);
+      weft_test::upload(y, yv);
+      auto check = [&](const std::vector<double>& mat, bool trans, double alpha, bool plus_y) {
+        auto h = weft_test::on_host(y);
+        for (long i = 0; i < m; ++i) {
+          long double s = 0, mag = 0;
+          for (long j = 0; j < n; ++j) {
+            const long double e = trans ? mat[j * m + i] : mat[i * n + j];
+            s += e * xv[j];
+            mag += std::fabs(e * xv[j]);
+          }
+          const long double want = alpha * s + (plus_y ? yv[i] : 0.0L);
+          REQUIRE(std::fabs(h(i) - want) <=
+                  2.0L * (n + 2) * std::numeric_limits<double>::epsilon() * (mag + std::fabs((long double)yv[i])) +
+                      1e-300L);
         }
-        const long double want = alpha * s + (plus_y ? yv[i] : 0.0L);
-        REQUIRE(std::fabs(h(i) - want) <=
-                2.0L * (n + 2) * std::numeric_limits<double>::epsilon() * (mag + std::fabs((long double)yv[i])) +
-                    1e-300L);
-      }
-    };
-    la::matrix_vector_product(E(), A, x, y, y);  // y = y + A x
-    check(a, false, 1.0, true);
-    la::matrix_vector_product(E(), la::scaled(-2.0, la::transposed(AR)), x, y);
-    check(xs, true, -2.0, false);
-  }
+      };
+      la::matrix_vector_product(E(), A, x, y, y, impl);  // y = y + A x (LayoutLeft: the host column sweep)
+      check(a, false, 1.0, true);
+      la::matrix_vector_product(E(), la::scaled(-2.0, la::transposed(AR)), x, y, impl);
+      check(xs, true, -2.0, false);
+      auto ARow = random_matrix<double, weft::LayoutRight, M>("ARow", m, n, 35, ar);  // a dot product per row
+      la::matrix_vector_product(E(), ARow, x, y, impl);
+      check(ar, false, 1.0, false);
+    }
   weft::View<double**, M> A("A", 3, 4);
   weft::View<double*, M> x("x", 5), y("y", 3);
   CHECK_THROWS_WITH_AS(la::matrix_vector_product(E(), A, x, y), doctest::Contains("A \"A\" is 3 x 4, x \"x\" has 5"),

@@ -1,15 +1,28 @@
 // weft::linalg BLAS 2: matrix_vector_product (y = op(A) x and y = z + op(A) x, std::linalg names), with
-// transposed(...) and scaled(...) matrix operands and any layout. Weft's own kernel: one thread per row of op(A).
+// transposed(...) and scaled(...) matrix operands and any layout. Weft's own kernels: one thread per row of op(A)
+// (a dot product each), or, on host spaces when the rows of op(A) are strided (op(A) stored column by column),
+// one thread per block of rows that walks the columns (contiguous reads). The vendor path: cblas_?gemv.
 #pragma once
 
+#include <complex>
 #include <string>
 
 #include <weft/linalg/gemm.hpp>
 
 namespace weft::linalg {
 namespace impl {
+// The vendor path (linalg/src/vendor_blas.cpp): y = alpha op(A) x + beta y; false when A has no unit stride.
+#define WEFT_IMPL_GEMV_DECL(T)                                                                                        \
+  bool vendor_gemv(bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs, const T* x, long incx, T beta, \
+                   T* y, long incy);
+WEFT_IMPL_GEMV_DECL(double)
+WEFT_IMPL_GEMV_DECL(float)
+WEFT_IMPL_GEMV_DECL(std::complex<double>)
+WEFT_IMPL_GEMV_DECL(std::complex<float>)
+#undef WEFT_IMPL_GEMV_DECL
+
 template <class Exec, class AV, class X, class Y, class Z>
-void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const Y& y, const Z* z) {
+void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const Y& y, const Z* z, Impl impl) {
   using T = typename Y::non_const_value_type;
   check_vector<X>("matrix_vector_product");
   check_vector<Y>("matrix_vector_product");
@@ -22,8 +35,49 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
   const auto av = A.view;
   const bool at = A.trans, has_z = z != nullptr;
   const T alpha = A.alpha;
-  const long n = static_cast<long>(A.cols());
+  const long m = static_cast<long>(A.rows()), n = static_cast<long>(A.cols());
+  if (impl == Impl::automatic) impl = default_impl();
+  // y = z + A x with no columns is y = z; BLAS's quick return would leave y untouched instead of zeroing it.
+  if ((m == 0 || n == 0) && impl == Impl::vendor) impl = Impl::native;
+  if constexpr (Exec::impl_is_host_space &&
+                (std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::complex<double>> ||
+                 std::is_same_v<T, std::complex<float>>)&&std::is_same_v<typename AV::non_const_value_type, T> &&
+                std::is_same_v<typename X::non_const_value_type, T>) {
+    if (impl != Impl::native && has_vendor_blas() && m > 0 && n > 0 && x.stride(0) > 0 && y.stride(0) > 0) {
+      if (z && static_cast<const void*>(z->data()) != static_cast<const void*>(y.data())) deep_copy(exec, y, *z);
+      exec.fence();
+      if (vendor_gemv(at, m, n, alpha, av.data(), stride_of(av, 0), stride_of(av, 1), x.data(), stride_of(x, 0),
+                      z ? T(1) : T(0), y.data(), stride_of(y, 0)))
+        return;
+      if (z) throw Error("weft::linalg::matrix_vector_product: internal: the vendor path refused after copying z");
+    }
+  }
+  if (impl == Impl::vendor)
+    throw Error("weft::linalg::matrix_vector_product: Impl::vendor asked for, but " +
+                (has_vendor_blas() ? std::string("the vendor BLAS cannot take these operands (host memory of float, "
+                                                 "double or complex, A with unit stride along rows or columns)")
+                                   : std::string("Weft was built without a vendor BLAS")) +
+                "; use Impl::native or Impl::automatic");
   Z zz = z ? *z : Z();
+  // Host threads and op(A) stored by columns: each thread takes a block of rows and walks the columns, so A is
+  // read contiguously (a thread per row would stride through memory).
+  const long row_stride = at ? stride_of(av, 1) : stride_of(av, 0);
+  if constexpr (Exec::impl_is_host_space) {
+    if (row_stride == 1 && n > 1 && m >= 64) {
+      constexpr long rb = 64;
+      parallel_for("weft::linalg::matrix_vector_product (column sweep)",
+                   RangePolicy<Exec, IndexType<long>>(exec, 0, (m + rb - 1) / rb), [=](long blk) {
+                     const long i0 = blk * rb, i1 = i0 + rb < m ? i0 + rb : m;
+                     T acc[rb] = {};
+                     for (long j = 0; j < n; ++j) {
+                       const T xj = x(j);
+                       for (long i = i0; i < i1; ++i) acc[i - i0] += (at ? av(j, i) : av(i, j)) * xj;
+                     }
+                     for (long i = i0; i < i1; ++i) y(i) = (has_z ? T(zz(i)) : T(0)) + alpha * acc[i - i0];
+                   });
+      return;
+    }
+  }
   parallel_for(
       "weft::linalg::matrix_vector_product",
       RangePolicy<Exec, IndexType<long>>(exec, 0, static_cast<long>(y.extent(0))), WEFT_LAMBDA(long i) {
@@ -37,14 +91,14 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
 /// y = A x (A may be transposed(...) and/or scaled(...)).
 template <ExecutionSpace Exec, class A, class X, class Y>
 requires is_view_v<Y>
-void matrix_vector_product(const Exec& exec, const A& a, const X& x, const Y& y) {
-  impl::matrix_vector_impl(exec, impl::as_matop(a), x, y, static_cast<const Y*>(nullptr));
+void matrix_vector_product(const Exec& exec, const A& a, const X& x, const Y& y, Impl impl = Impl::automatic) {
+  impl::matrix_vector_impl(exec, impl::as_matop(a), x, y, static_cast<const Y*>(nullptr), impl);
 }
 /// y = z + A x (z may be y itself).
 template <ExecutionSpace Exec, class A, class X, class Z, class Y>
 requires(is_view_v<Z>&& is_view_v<Y>) void matrix_vector_product(const Exec& exec, const A& a, const X& x, const Z& z,
-                                                                 const Y& y) {
-  impl::matrix_vector_impl(exec, impl::as_matop(a), x, y, &z);
+                                                                 const Y& y, Impl impl = Impl::automatic) {
+  impl::matrix_vector_impl(exec, impl::as_matop(a), x, y, &z, impl);
 }
 /// A = A + x y^T (std::linalg::matrix_rank_1_update; x or y may be scaled(alpha, v)), any layout of A.
 template <ExecutionSpace Exec, class X, class Y, class A>
