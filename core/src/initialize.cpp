@@ -44,9 +44,17 @@ std::vector<void (*)(std::ostream&)>& configuration_printers() {
   static std::vector<void (*)(std::ostream&)> printers;
   return printers;
 }
-std::vector<std::function<void()>>& finalize_hooks() {
-  static std::vector<std::function<void()>> hooks;
+struct FinalizeHook {
+  void (*call)(void*);
+  void (*destroy)(void*);
+  void* state;
+};
+std::vector<FinalizeHook>& finalize_hooks() {
+  static std::vector<FinalizeHook> hooks;
   return hooks;
+}
+void push_finalize_hook_erased(void (*call)(void*), void (*destroy)(void*), void* state) {
+  finalize_hooks().push_back({call, destroy, state});
 }
 void add_configuration_printer(void (*printer)(std::ostream&)) {
   auto& v = configuration_printers();
@@ -214,19 +222,21 @@ void fence(std::string_view label) {
   impl::fence_all_instances();
 }
 
-void push_finalize_hook(std::function<void()> hook) { impl::finalize_hooks().push_back(std::move(hook)); }
-
 void finalize() {
   if (!is_initialized())
     throw Error(is_finalized() ? "weft::finalize: called twice" : "weft::finalize: Weft was never initialized");
   for (auto& hooks = impl::finalize_hooks(); !hooks.empty();) {
-    auto hook = std::move(hooks.back());
+    const impl::FinalizeHook hook = hooks.back();
     hooks.pop_back();
     try {
-      hook();
+      hook.call(hook.state);
     } catch (const std::exception& e) {
       std::cerr << "weft::finalize: a finalize hook threw: " << e.what() << "\n";
+    } catch (...) {
+      hook.destroy(hook.state);
+      throw;
     }
+    hook.destroy(hook.state);
   }
   impl::fence_all_instances();
   impl::tools::finalize();

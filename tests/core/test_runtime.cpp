@@ -1,8 +1,11 @@
 // The runtime's lifetime: use before initialize and after finalize raise weft::Error, finalize reports
 // live Views by label, command-line and environment settings, fences and the stream-ordering rules.
 #include <cstdlib>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,6 +50,21 @@ TEST_CASE("lifecycle: errors before initialize and after finalize, live Views re
   CHECK_THROWS_WITH_AS(weft::finalize(), doctest::Contains("called twice"), weft::Error);
   leaked = weft::View<double*>();  // freeing after finalize is allowed
   other = weft::View<int**>();
+}
+
+TEST_CASE("finalize hooks: last registered runs first, a throwing hook does not stop the others, state freed") {
+  weft::initialize();
+  std::vector<int> order;
+  auto token = std::make_shared<int>(7);  // owned by a hook's capture: released after the hook ran
+  std::weak_ptr<int> watch = token;
+  weft::push_finalize_hook([&order, t = std::move(token)] { order.push_back(*t); });
+  weft::push_finalize_hook([] { throw std::runtime_error("hook failure"); });
+  std::function<void()> f = [&order] { order.push_back(2); };
+  weft::push_finalize_hook(f);
+  weft::push_finalize_hook(+[] {});  // a plain function pointer
+  weft::finalize();
+  CHECK(order == std::vector<int>{2, 7});
+  CHECK(watch.expired());
 }
 
 TEST_CASE("command line and environment settings") {

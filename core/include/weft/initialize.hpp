@@ -1,7 +1,9 @@
 // Runtime lifetime: initialize / finalize / ScopeGuard, settings, print_configuration.
 #pragma once
 
-#include <functional>
+#include <type_traits>
+#include <utility>
+
 #include <iosfwd>
 #include <string_view>
 
@@ -45,9 +47,20 @@ bool is_initialized() noexcept;
 bool is_finalized() noexcept;
 /// Writes the version, the enabled backends and their settings.
 void print_configuration(std::ostream& os, bool verbose = false);
-/// Registers a function that finalize() calls before it tears the runtime down (last registered, first
-/// called; as Kokkos::push_finalize_hook). An exception a hook throws is reported on stderr and finalize goes on.
-void push_finalize_hook(std::function<void()> hook);
+namespace impl {
+/// The type-erased form of push_finalize_hook: finalize calls call(state), then destroy(state).
+void push_finalize_hook_erased(void (*call)(void*), void (*destroy)(void*), void* state);
+}  // namespace impl
+/// Registers a callable (a lambda, a function pointer, a std::function) that finalize() calls before it tears
+/// the runtime down (last registered, first called; as Kokkos::push_finalize_hook). An exception a hook throws
+/// is reported on stderr and finalize goes on. (A template rather than a std::function parameter keeps
+/// <functional>, a sixth of a one-kernel program's compile time, out of every Weft translation unit.)
+template <class F>
+void push_finalize_hook(F&& hook) {
+  using H = std::decay_t<F>;
+  impl::push_finalize_hook_erased([](void* s) { (*static_cast<H*>(s))(); }, [](void* s) { delete static_cast<H*>(s); },
+                                  new H(std::forward<F>(hook)));
+}
 /// Waits for all outstanding work on every instance of every execution space.
 void fence(std::string_view label = {});
 

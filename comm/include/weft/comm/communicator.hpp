@@ -11,6 +11,7 @@
 //    enqueues its copy on the instance given to irecv.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
