@@ -1,4 +1,5 @@
-// weft::linalg: BLAS 1/2, matrix_product (also batched), triangular solves on Views (std::linalg names), sparse CSR matrices with spmv and CG.
+// weft::linalg: BLAS 1/2, matrix_product (also batched), triangular solves on Views (std::linalg names), sparse CSR
+// matrices with spmv and CG.
 #pragma once
 
 #include <weft/linalg/blas1.hpp>

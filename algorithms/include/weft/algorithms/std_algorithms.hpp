@@ -429,6 +429,11 @@ std::size_t partition(const E& exec, const V& v, Pred pred) {
 }
 
 namespace impl {
+/// Whether keys(i) starts a run of equal consecutive keys.
+template <class K>
+WEFT_INLINE_FUNCTION bool is_run_start(const K& keys, std::int64_t i) {
+  return i == 0 || !(keys(i) == keys(i - 1));
+}
 /// The first index of every run of equal consecutive keys, and their number.
 template <class E, class K>
 std::pair<View<std::int64_t*, typename K::memory_space>, std::size_t> run_starts(const E& exec, const K& keys) {
@@ -437,7 +442,7 @@ std::pair<View<std::int64_t*, typename K::memory_space>, std::size_t> run_starts
   View<std::int64_t*, typename K::memory_space> starts(view_alloc(WithoutInitializing, "weft::runs (starts)"), n + 1);
   iota(exec, idx, std::int64_t(0));
   const std::size_t runs = copy_if(
-      exec, idx, starts, WEFT_LAMBDA(std::int64_t i) { return i == 0 || !(keys(i) == keys(i - 1)); });
+      exec, idx, starts, WEFT_LAMBDA(std::int64_t i) { return is_run_start(keys, i); });
   const std::int64_t end = n;
   parallel_for(
       "weft::runs (end)", Range<E>(exec, 0, 1), WEFT_LAMBDA(std::int64_t) { starts(runs) = end; });
@@ -465,7 +470,7 @@ void segmented_inclusive_sum(const E& exec, const K& keys, const V& values, cons
         T acc{};
         int hh = 0;
         for (std::int64_t i = br.begin(b), e = br.end(b); i < e; ++i) {
-          if (i == 0 || !(keys(i) == keys(i - 1))) {
+          if (is_run_start(keys, i)) {
             acc = T{};
             hh = 1;
           }
@@ -479,7 +484,7 @@ void segmented_inclusive_sum(const E& exec, const K& keys, const V& values, cons
         T c{};
         for (std::int64_t b = 0; b < blocks; ++b) {
           const std::int64_t s = br.begin(b);
-          if (s < br.end(b) && (b == 0 || !(keys(s) == keys(s - 1)))) c = T{};  // the block starts a run
+          if (s < br.end(b) && is_run_start(keys, s)) c = T{};  // the block starts a run
           carry(b) = c;
           // what flows into the next block: this block's last run, plus the carry if the run began before it
           if (has_head(b))
@@ -492,7 +497,7 @@ void segmented_inclusive_sum(const E& exec, const K& keys, const V& values, cons
       "weft::scan_by_key (blocks)", Range<E>(exec, 0, blocks), WEFT_LAMBDA(std::int64_t b) {
         T acc = carry(b);
         for (std::int64_t i = br.begin(b), e = br.end(b); i < e; ++i) {
-          if (i == 0 || !(keys(i) == keys(i - 1))) acc = T{};
+          if (is_run_start(keys, i)) acc = T{};
           acc += values(i);
           out(i) = acc;
         }

@@ -81,6 +81,19 @@ MatOp<V> as_matop(const Scaled<S, Transposed<V>>& s) {
   return m;
 }
 
+/// The element types a vendor BLAS takes.
+template <class T>
+inline constexpr bool vendor_type_v = std::is_same_v<T, double> || std::is_same_v<T, float> ||
+                                      std::is_same_v<T, std::complex<double>> || std::is_same_v<T, std::complex<float>>;
+/// The error for Impl::vendor when the vendor path cannot serve the call: `need` says what it takes.
+[[noreturn]] inline void vendor_unavailable(const char* who, const char* need) {
+  throw Error(std::string("weft::linalg::") + who + ": Impl::vendor asked for, but " +
+              (has_vendor_blas() ? std::string("the vendor BLAS (") + vendor_blas_name() +
+                                       ") cannot take these operands (it needs " + need + ")"
+                                 : std::string("Weft was built without a vendor BLAS")) +
+              "; use Impl::native or Impl::automatic");
+}
+
 template <class T>
 struct gemm_blocking {
   static constexpr int mr = 6, nr = std::is_same_v<T, float> ? 16 : 8;
@@ -244,9 +257,7 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
   if (C.extent(0) == 0 || C.extent(1) == 0) return;
   if (impl == Impl::automatic) impl = default_impl();
   if (A.cols() == 0 && impl == Impl::vendor) impl = Impl::native;  // C = E (or 0): nothing for a BLAS to do
-  if constexpr (Exec::impl_is_host_space &&
-                (std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::complex<double>> ||
-                 std::is_same_v<T, std::complex<float>>)) {
+  if constexpr (Exec::impl_is_host_space && vendor_type_v<T>) {
     if (impl != Impl::native && has_vendor_blas() && A.cols() > 0) {
       exec.fence();
       const T alpha = A.alpha * B.alpha;

@@ -165,9 +165,7 @@ bool try_vendor_trsm(const Exec& exec, const char* who, Impl impl, bool left, bo
   using T = typename XV::non_const_value_type;
   if (impl == Impl::automatic) impl = default_impl();
   if (impl == Impl::native) return false;
-  if constexpr (Exec::impl_is_host_space &&
-                (std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::complex<double>> ||
-                 std::is_same_v<T, std::complex<float>>)&&std::is_same_v<typename AV::non_const_value_type, T>) {
+  if constexpr (Exec::impl_is_host_space && vendor_type_v<T> && std::is_same_v<typename AV::non_const_value_type, T>) {
     if (has_vendor_blas()) {
       exec.fence();
       if (m == 0 || n == 0) return true;
@@ -177,12 +175,7 @@ bool try_vendor_trsm(const Exec& exec, const char* who, Impl impl, bool left, bo
     }
   }
   if (impl == Impl::vendor)
-    throw Error(std::string("weft::linalg::") + who + ": Impl::vendor asked for, but " +
-                (has_vendor_blas() ? std::string("the vendor BLAS (") + vendor_blas_name() +
-                                         ") cannot take these operands (it needs host memory of float, double or "
-                                         "complex with unit stride along rows or columns)"
-                                   : std::string("Weft was built without a vendor BLAS")) +
-                "; use Impl::native or Impl::automatic");
+    vendor_unavailable(who, "host memory of float, double or complex with unit stride along rows or columns");
   return false;
 }
 
