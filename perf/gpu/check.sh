@@ -40,7 +40,11 @@ if [ -x "$san" ]; then
 fi
 build/gpu/perf/gpu/weft-perf-gpu --benchmark_repetitions=5 --benchmark_out="$out/gpu_core.json" \
   --benchmark_out_format=json >"$out/bench.log" 2>&1
+WEFT_PERF_GEMM_N=8192 build/gpu/perf/gpu/weft-perf-gpu-linalg --benchmark_repetitions=3 \
+  --benchmark_out="$out/gpu_linalg.json" --benchmark_out_format=json >"$out/bench_linalg.log" 2>&1
+grep -E "^gemm" "$out/bench_linalg.log"
 python3 build/gpu/apps/bench/weft-bench --size large --json "$out/suite.json" >"$out/suite.log" 2>&1
 tail -8 "$out/suite.log"
 echo "total: $(( $(date +%s) - start )) s, tests rc $tests_rc"
 python3 perf/compare.py "$out/gpu_core.json" perf/gpu/goals.json | tee "$out/table.txt"
+python3 perf/compare.py "$out/gpu_linalg.json" perf/gpu/goals.json | tee -a "$out/table.txt"

@@ -346,6 +346,44 @@ TEST_CASE_TEMPLATE("matrix_product: shapes, layouts, transposed and scaled opera
                        doctest::Contains("A \"X\" is 3 x 4, B \"Y\" 5 x 2, C \"Z\" 3 x 2"), weft::Error);
 }
 
+#if WEFT_IMPL_LINALG_GPU
+// Both warp layers of the GPU GEMM on double (DMMA fragments and SIMT register tiles), on shapes that leave
+// partial tiles in every direction and k not a multiple of the slab, with each operand layout and transposes;
+// float and complex<float> take the SIMT layer. On GpuEmu the DMMA fragments run through shuffles with the
+// PTX m8n8k4 lane layout, so a wrong fragment map fails here too.
+TEST_CASE("GPU GEMM: DMMA and SIMT warp layers against long double references") {
+  using E = weft::DefaultExecutionSpace;
+  using M = E::memory_space;
+  struct Shape {
+    long m, n, k;
+  };
+  for (Shape s : {Shape{130, 67, 37}, Shape{64, 64, 16}, Shape{3, 129, 100}, Shape{65, 2, 1}}) {
+    for (bool mma : {true, false}) {
+      INFO("shape ", s.m, " x ", s.n, " x ", s.k, ", mma ", mma);
+      std::vector<double> a, b, at_, bt_, e;
+      auto A = random_matrix<double, weft::LayoutRight, M>("A", s.m, s.k, 31, a);
+      auto B = random_matrix<double, weft::LayoutLeft, M>("B", s.k, s.n, 32, b);
+      auto AT = random_matrix<double, weft::LayoutLeft, M>("AT", s.k, s.m, 33, at_);
+      auto BT = random_matrix<double, weft::LayoutRight, M>("BT", s.n, s.k, 34, bt_);
+      auto C = random_matrix<double, weft::LayoutRight, M>("C", s.m, s.n, 35, e);
+      weft::View<double**, weft::LayoutLeft, M> D("D", s.m, s.n);
+      la::impl::gpu_gemm::run(E(), A, false, B, false, D, static_cast<const decltype(D)*>(nullptr), 1.0, mma);
+      check_product<double>(D, a, false, b, false, s.m, s.n, s.k, 1.0, nullptr);
+      la::impl::gpu_gemm::run(E(), AT, true, BT, true, D, static_cast<const decltype(D)*>(nullptr), -2.0, mma);
+      check_product<double>(D, at_, true, bt_, true, s.m, s.n, s.k, -2.0, nullptr);
+      la::impl::gpu_gemm::run(E(), A, false, BT, true, C, &C, 0.25, mma);  // C = C + 0.25 A B
+      check_product<double>(C, a, false, bt_, true, s.m, s.n, s.k, 0.25, &e);
+    }
+  }
+  std::vector<float> af, bf;
+  auto Af = random_matrix<float, weft::LayoutLeft, M>("Af", 100, 70, 41, af);
+  auto Bf = random_matrix<float, weft::LayoutLeft, M>("Bf", 70, 90, 42, bf);
+  weft::View<float**, weft::LayoutRight, M> Cf("Cf", 100, 90);
+  la::matrix_product(E(), Af, Bf, Cf);
+  check_product<float>(Cf, af, false, bf, false, 100, 90, 70, 1.0, nullptr);
+}
+#endif
+
 TEST_CASE_TEMPLATE("matrix_product on complex<double> (host spaces)", E, WEFT_TEST_HOST_SPACES) {
   using C = std::complex<double>;
   const long m = 33, n = 17, k = 41;

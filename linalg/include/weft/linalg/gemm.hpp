@@ -2,7 +2,7 @@
 // operands (std::linalg names). On host spaces Weft's own GEMM (packed panels, a register-blocked AVX2/FMA
 // micro-kernel chosen at run time with a portable one always compiled, cache blocking, threads over the
 // macro-tiles); a CBLAS (OpenBLAS) when Weft was built with one and the call or WEFT_LINALG_IMPL asks for it.
-// On device spaces a portable tiled kernel (Weft's tensor-core kernels are the linalg issue's open part).
+// On device spaces Weft's tiled GPU kernel (gpu_gemm.hpp): DMMA tensor-core tiles for double, SIMT tiles otherwise.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +14,12 @@
 
 #include <weft/linalg/blas1.hpp>
 #include <weft/weft.hpp>
+#if WEFT_HAS_CUDA || WEFT_HAS_HIP || WEFT_HAS_GPU_EMU
+#define WEFT_IMPL_LINALG_GPU 1
+#include <weft/linalg/gpu_gemm.hpp>
+#else
+#define WEFT_IMPL_LINALG_GPU 0
+#endif
 
 namespace weft::linalg {
 
@@ -199,24 +205,15 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
   }
 }
 
-/// A portable kernel for device spaces: one C element per thread, a dot product over k.
+/// Device spaces: Weft's tiled GPU kernel (gpu_gemm.hpp: DMMA tensor-core tiles for double on CUDA and GpuEmu,
+/// register-tiled SIMT otherwise).
 template <class Exec, class AV, class BV, class CV, class EV>
 void device_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E) {
-  using T = typename CV::non_const_value_type;
-  const long k = static_cast<long>(A.cols());
-  const auto av = A.view;
-  const auto bv = B.view;
-  const bool at = A.trans, bt = B.trans, has_e = E != nullptr;
-  const T alpha = A.alpha * B.alpha;
-  EV e = E ? *E : EV();
-  parallel_for(
-      "weft::linalg::matrix_product (device)",
-      MDRangePolicy<Exec, Rank<2>>(exec, {0L, 0L}, {static_cast<long>(C.extent(0)), static_cast<long>(C.extent(1))}),
-      WEFT_LAMBDA(std::int64_t i, std::int64_t j) {
-        T s{};
-        for (long p = 0; p < k; ++p) s += (at ? av(p, i) : av(i, p)) * (bt ? bv(j, p) : bv(p, j));
-        C(i, j) = (has_e ? e(i, j) : T(0)) + alpha * s;
-      });
+#if WEFT_IMPL_LINALG_GPU
+  gpu_gemm::run(exec, A.view, A.trans, B.view, B.trans, C, E, A.alpha * B.alpha);
+#else
+  static_assert(sizeof(Exec) == 0, "weft::linalg::matrix_product: no GPU backend in this build");
+#endif
 }
 
 // The vendor path (linalg/src/vendor_blas.cpp): returns false when the operands do not suit it.

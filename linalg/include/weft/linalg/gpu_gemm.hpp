@@ -1,0 +1,197 @@
+// Weft's own GEMM for the GPU backends (CUDA, HIP, GpuEmu), written against the device-intrinsics layer in
+// three layers as CUB's primitives are:
+//   warp:  DmmaWarp  - a 32 x 32 warp tile of 8 x 8 x 4 double MMA fragments (gpu::mma_m8n8k4: DMMA on sm_80+),
+//          block tile 128 x 64;
+//          SimtThread - a 4 x 4 register tile per thread for every other element type (and HIP), block tile 64 x 64;
+//   block: TiledGemm - one block tile of C; A and B stream through shared memory in k-slabs of 16 (8 for
+//          16-byte types), the next slab is loaded into registers while the current one is multiplied;
+//          shared tiles are stored k-major with a 4-element pad, which keeps the DMMA fragment loads free of
+//          bank conflicts;
+//   grid:  one team (256 threads, 8 warps) per block tile through TeamPolicy and level-0 scratch, so the launch, the
+//          pool and the profiling hooks are the backend's own.
+// The epilogue C = E + alpha acc reads E element by element (E may alias C). Any layout or stride is taken;
+// global loads are coalesced along whichever of A's and B's two indices has unit stride.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <weft/gpu/intrinsics.hpp>
+#include <weft/gpu/mma.hpp>
+#include <weft/weft.hpp>
+
+namespace weft::linalg::impl::gpu_gemm {
+
+/// Block tile bm x bn, k-slab bk, 256 threads; shared tiles As[p * lda + i] and Bs[p * ldb + j].
+template <class T, int BM, int BN>
+struct Shape {
+  static constexpr int bm = BM, bn = BN, bk = sizeof(T) > 8 ? 8 : 16, pad = 4, threads = 256;
+  static constexpr int lda = bm + pad, ldb = bn + pad;
+  static constexpr int a_per_thread = bm * bk / threads, b_per_thread = bn * bk / threads;
+  static constexpr std::size_t shared_bytes = sizeof(T) * std::size_t(bk) * (lda + ldb) + 16;
+};
+
+/// Warp layer, DMMA: a 128 x 64 block tile; 8 warps as 4 x 2, each owning a 32 x 32 tile (4 x 4 fragments,
+/// so that 8 fragment loads feed 16 MMAs per k-step). With lda, ldb = 4 (mod 16) doubles, the 16 lanes of a
+/// half-warp (t < 4, 4 values of g) read 16 distinct banks. "Warp" here is 32 threads, the MMA's group: on HIP's
+/// 64-lane wavefronts each half is one (gpu::mma_m8n8k4 shuffles within 32 lanes).
+struct DmmaWarp {
+  using T = double;
+  using S = Shape<double, 128, 64>;
+  double acc[4][4][2] = {};
+  WEFT_DEVICE void multiply(const double* As, const double* Bs) {
+    const int warp = static_cast<int>(gpu::thread_rank() / 32u), l = static_cast<int>(gpu::thread_rank() % 32u);
+    const int g = l / 4, t = l % 4, r0 = (warp / 2) * 32, c0 = (warp % 2) * 32;
+    for (int kk = 0; kk < S::bk; kk += 4) {
+      double a[4], b[4];
+      for (int fi = 0; fi < 4; ++fi) a[fi] = gpu::shared_load(As + (kk + t) * S::lda + r0 + fi * 8 + g);
+      for (int fj = 0; fj < 4; ++fj) b[fj] = gpu::shared_load(Bs + (kk + t) * S::ldb + c0 + fj * 8 + g);
+      for (int fi = 0; fi < 4; ++fi)
+        for (int fj = 0; fj < 4; ++fj) gpu::mma_m8n8k4(acc[fi][fj], a[fi], b[fj], acc[fi][fj]);
+    }
+  }
+  /// Calls out(row, col, value) for each accumulator this lane holds (tile coordinates).
+  template <class Out>
+  WEFT_DEVICE void store(const Out& out) const {
+    const int warp = static_cast<int>(gpu::thread_rank() / 32u), l = static_cast<int>(gpu::thread_rank() % 32u);
+    const int g = l / 4, t = l % 4, r0 = (warp / 2) * 32, c0 = (warp % 2) * 32;
+    for (int fi = 0; fi < 4; ++fi)
+      for (int fj = 0; fj < 4; ++fj)
+        for (int q = 0; q < 2; ++q) out(r0 + fi * 8 + g, c0 + fj * 8 + 2 * t + q, acc[fi][fj][q]);
+  }
+};
+
+/// Thread layer, SIMT: 16 x 16 threads, each owning rows ty + 16 i and columns tx + 16 j (i, j < 4), so that a
+/// warp's B reads are consecutive and its A reads are two broadcasts.
+template <class T_>
+struct SimtThread {
+  using T = T_;
+  using S = Shape<T, 64, 64>;
+  T acc[4][4] = {};
+  WEFT_DEVICE void multiply(const T* As, const T* Bs) {
+    const int tid = static_cast<int>(gpu::thread_rank()), tx = tid % 16, ty = tid / 16;
+    for (int p = 0; p < S::bk; ++p) {
+      T a[4], b[4];
+      for (int i = 0; i < 4; ++i) a[i] = gpu::shared_load(As + p * S::lda + ty + 16 * i);
+      for (int j = 0; j < 4; ++j) b[j] = gpu::shared_load(Bs + p * S::ldb + tx + 16 * j);
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) acc[i][j] += a[i] * b[j];
+    }
+  }
+  template <class Out>
+  WEFT_DEVICE void store(const Out& out) const {
+    const int tid = static_cast<int>(gpu::thread_rank()), tx = tid % 16, ty = tid / 16;
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) out(ty + 16 * i, tx + 16 * j, acc[i][j]);
+  }
+};
+
+/// Block layer: one team computes one bm x bn tile of C = E + alpha op(A) op(B).
+template <class Warp, class AV, class BV, class CV, class EV>
+struct TiledGemm {
+  using T = typename CV::non_const_value_type;
+  using S = typename Warp::S;
+  AV a;
+  BV b;
+  CV c;
+  EV e;
+  T alpha;
+  long m, n, k, tiles_m;
+  bool at, bt, has_e, a_i_fast, b_j_fast;
+
+  WEFT_DEVICE T a_at(long i, long p) const { return at ? a(p, i) : a(i, p); }
+  WEFT_DEVICE T b_at(long p, long j) const { return bt ? b(j, p) : b(p, j); }
+
+  /// The (tile row, k) and (k, tile column) of this thread's r-th element of a slab.
+  WEFT_DEVICE void a_coord(int r, int& i, int& p) const {
+    const int x = static_cast<int>(gpu::thread_rank()) + S::threads * r;
+    if (a_i_fast)
+      i = x % S::bm, p = x / S::bm;
+    else
+      p = x % S::bk, i = x / S::bk;
+  }
+  WEFT_DEVICE void b_coord(int r, int& p, int& j) const {
+    const int x = static_cast<int>(gpu::thread_rank()) + S::threads * r;
+    if (b_j_fast)
+      j = x % S::bn, p = x / S::bn;
+    else
+      p = x % S::bk, j = x / S::bk;
+  }
+  WEFT_DEVICE void load(long i0, long j0, long p0, T (&ra)[S::a_per_thread], T (&rb)[S::b_per_thread]) const {
+    for (int r = 0; r < S::a_per_thread; ++r) {
+      int i, p;
+      a_coord(r, i, p);
+      ra[r] = (i0 + i < m && p0 + p < k) ? a_at(i0 + i, p0 + p) : T(0);
+    }
+    for (int r = 0; r < S::b_per_thread; ++r) {
+      int p, j;
+      b_coord(r, p, j);
+      rb[r] = (p0 + p < k && j0 + j < n) ? b_at(p0 + p, j0 + j) : T(0);
+    }
+  }
+  WEFT_DEVICE void stage(T* As, T* Bs, const T (&ra)[S::a_per_thread], const T (&rb)[S::b_per_thread]) const {
+    for (int r = 0; r < S::a_per_thread; ++r) {
+      int i, p;
+      a_coord(r, i, p);
+      gpu::shared_store(As + p * S::lda + i, ra[r]);
+    }
+    for (int r = 0; r < S::b_per_thread; ++r) {
+      int p, j;
+      b_coord(r, p, j);
+      gpu::shared_store(Bs + p * S::ldb + j, rb[r]);
+    }
+  }
+
+  template <class Member>
+  WEFT_DEVICE void operator()(const Member& member) const {
+    T* As = static_cast<T*>(member.team_scratch(0).get_shmem(sizeof(T) * S::bk * S::lda));
+    T* Bs = static_cast<T*>(member.team_scratch(0).get_shmem(sizeof(T) * S::bk * S::ldb));
+    const long tile = member.league_rank();
+    const long i0 = (tile % tiles_m) * S::bm, j0 = (tile / tiles_m) * S::bn;
+    Warp w;
+    T ra[S::a_per_thread], rb[S::b_per_thread];
+    const long slabs = (k + S::bk - 1) / S::bk;
+    if (slabs > 0) load(i0, j0, 0, ra, rb);
+    for (long s = 0; s < slabs; ++s) {
+      stage(As, Bs, ra, rb);
+      gpu::sync_block();
+      if (s + 1 < slabs) load(i0, j0, (s + 1) * S::bk, ra, rb);  // in flight while this slab is multiplied
+      w.multiply(As, Bs);
+      gpu::sync_block();  // before the next stage overwrites the slab
+    }
+    w.store([&](int i, int j, T v) {
+      if (i0 + i < m && j0 + j < n) c(i0 + i, j0 + j) = (has_e ? T(e(i0 + i, j0 + j)) : T(0)) + alpha * v;
+    });
+  }
+};
+
+template <class T>
+inline constexpr bool dmma_type_v = std::is_same_v<T, double> && !WEFT_HAS_HIP;
+
+/// Grid layer: C = E + alpha op(A) op(B), one team per block tile. `mma` picks the DMMA warp layer (double
+/// only); the default is DMMA for double on CUDA and GpuEmu, SIMT otherwise.
+template <class Exec, class AV, class BV, class CV, class EV>
+void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV& c, const EV* e,
+         typename CV::non_const_value_type alpha, bool mma = dmma_type_v<typename CV::non_const_value_type>) {
+  using T = typename CV::non_const_value_type;
+  const long m = static_cast<long>(c.extent(0)), n = static_cast<long>(c.extent(1)),
+             k = static_cast<long>(at ? a.extent(0) : a.extent(1));
+  const bool a_i_fast = (at ? a.stride(1) : a.stride(0)) == 1;
+  const bool b_j_fast = (bt ? b.stride(0) : b.stride(1)) == 1;
+  auto launch = [&](auto warp, const char* label) {
+    using W = decltype(warp);
+    using S = typename W::S;
+    const long tiles_m = (m + S::bm - 1) / S::bm, tiles_n = (n + S::bn - 1) / S::bn;
+    auto policy = TeamPolicy<Exec>(exec, tiles_m * tiles_n, S::threads, 1);
+    policy.set_scratch_size(0, PerTeam(S::shared_bytes));
+    const TiledGemm<W, AV, BV, CV, EV> kernel{a,       b,  c,  e ? *e : EV(), alpha,    m,       n, k,
+                                              tiles_m, at, bt, e != nullptr,  a_i_fast, b_j_fast};
+    parallel_for(label, policy, kernel);
+  };
+  if constexpr (std::is_same_v<T, double>) {
+    if (mma) return launch(DmmaWarp{}, "weft::linalg::matrix_product (GPU, DMMA tiles)");
+  }
+  launch(SimtThread<T>{}, "weft::linalg::matrix_product (GPU, SIMT tiles)");
+}
+
+}  // namespace weft::linalg::impl::gpu_gemm

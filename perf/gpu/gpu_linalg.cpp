@@ -1,0 +1,116 @@
+// perf/gpu: Weft's GPU GEMM (linalg/gpu_gemm.hpp) against cuBLAS in one process, timed with CUDA events:
+// dgemm (DMMA tiles) and sgemm (SIMT tiles), column-major (LayoutLeft) n x n x n, C = A B. Cases are
+// <case>/weft and <case>/baseline with items = floating-point operations, so perf/compare.py prints TFLOP/s
+// and the ratio. Before timing, each case checks Weft's C against cuBLAS's on the same inputs.
+#include <benchmark/benchmark.h>
+#include <cublas_v2.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+#include <weft/algorithms.hpp>
+#include <weft/linalg.hpp>
+
+namespace {
+
+using Exec = weft::Cuda;
+long g_n = 8192;
+
+template <class Body>
+void timed(benchmark::State& st, Body&& body) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  const cudaStream_t s = Exec().cuda_stream();
+  for (auto _ : st) {
+    cudaEventRecord(a, s);
+    body();
+    cudaEventRecord(b, s);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    st.SetIterationTime(ms * 1e-3);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+}
+
+cublasHandle_t handle() {
+  static cublasHandle_t h = [] {
+    cublasHandle_t x;
+    if (cublasCreate(&x) != CUBLAS_STATUS_SUCCESS) {
+      std::fprintf(stderr, "cublasCreate failed\n");
+      std::exit(1);
+    }
+    cublasSetStream(x, Exec().cuda_stream());
+    return x;
+  }();
+  return h;
+}
+void vendor(long n, const double* a, const double* b, double* c) {
+  const double one = 1, zero = 0;
+  cublasDgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, a, int(n), b, int(n), &zero, c, int(n));
+}
+void vendor(long n, const float* a, const float* b, float* c) {
+  const float one = 1, zero = 0;
+  cublasSgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, a, int(n), b, int(n), &zero, c, int(n));
+}
+
+template <class T>
+struct Operands {
+  weft::View<T**, weft::LayoutLeft, weft::CudaSpace> a, b, c, ref;
+  explicit Operands(long n) : a("A", n, n), b("B", n, n), c("C", n, n), ref("Cref", n, n) {
+    const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    weft::fill_random(Exec(), weft::View<T*, weft::CudaSpace, weft::MemoryUnmanaged>(a.data(), nn), 11u, T(-1), T(1));
+    weft::fill_random(Exec(), weft::View<T*, weft::CudaSpace, weft::MemoryUnmanaged>(b.data(), nn), 12u, T(-1), T(1));
+  }
+};
+
+/// Largest |Weft - cuBLAS| relative to the bound n eps (the two sum in different orders).
+template <class T>
+void check(long n, Operands<T>& o) {
+  weft::linalg::matrix_product(Exec(), o.a, o.b, o.c);
+  vendor(n, o.a.data(), o.b.data(), o.ref.data());
+  auto c = weft::create_mirror_view_and_copy(weft::HostSpace(), o.c);
+  auto r = weft::create_mirror_view_and_copy(weft::HostSpace(), o.ref);
+  double worst = 0;
+  for (long j = 0; j < n; j += 7)
+    for (long i = 0; i < n; i += 5) worst = std::fmax(worst, std::fabs(double(c(i, j)) - double(r(i, j))));
+  const double bound = double(n) * double(std::numeric_limits<T>::epsilon()) * std::sqrt(double(n));
+  std::printf("gemm %s n=%ld: max |weft - cublas| = %.3g (bound %.3g)%s\n", sizeof(T) == 8 ? "double" : "float", n,
+              worst, bound, worst <= bound ? "" : "  WRONG");
+  if (!(worst <= bound)) std::exit(2);
+}
+
+template <class T>
+void gemm_weft(benchmark::State& st) {
+  Operands<T> o(g_n);
+  check(g_n, o);
+  timed(st, [&] { weft::linalg::matrix_product(Exec(), o.a, o.b, o.c, weft::linalg::Impl::native); });
+  st.SetItemsProcessed(st.iterations() * 2 * g_n * g_n * g_n);
+}
+template <class T>
+void gemm_baseline(benchmark::State& st) {
+  Operands<T> o(g_n);
+  timed(st, [&] { vendor(g_n, o.a.data(), o.b.data(), o.c.data()); });
+  st.SetItemsProcessed(st.iterations() * 2 * g_n * g_n * g_n);
+}
+
+}  // namespace
+
+BENCHMARK(gemm_weft<double>)->Name("dgemm/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_baseline<double>)->Name("dgemm/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_weft<float>)->Name("sgemm/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_baseline<float>)->Name("sgemm/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+  weft::ScopeGuard guard(argc, argv);
+  if (const char* n = std::getenv("WEFT_PERF_GEMM_N")) g_n = std::atol(n);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
