@@ -2,7 +2,9 @@
 // against their CUDA semantics computed on the host, then every pattern through the public API with
 // results checked on host mirrors, and block-order independence under shuffled block order (GpuEmu).
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <weft/gpu/block.hpp>
@@ -353,5 +355,26 @@ TEST_CASE("device View allocations in a loop reuse the caching pool") {
   CHECK(after.in_use == before.in_use);
 }
 #endif
+
+namespace pool_hook {
+int calls = 0;
+}  // namespace pool_hook
+TEST_CASE("the caching pool calls its before-cache hook on every free, before the block can be reused") {
+  if (const char* m = std::getenv("WEFT_ALLOCATOR"); m && std::string(m) == "direct") return;
+  pool_hook::calls = 0;
+  weft::impl::CachingPool pool(
+      "test", [](std::size_t b) { return std::malloc(b); }, [](void* p) { std::free(p); }, [] { ++pool_hook::calls; });
+  void* a = pool.allocate(1000);
+  void* b = pool.allocate(1000);
+  CHECK(pool_hook::calls == 0);
+  pool.deallocate(a, 1000);
+  CHECK(pool_hook::calls == 1);
+  void* c = pool.allocate(900);  // same size class: the cached block, handed out after the hook ran
+  CHECK(c == a);
+  pool.deallocate(b, 1000);
+  pool.deallocate(c, 900);
+  CHECK(pool_hook::calls == 3);
+  CHECK(pool.stats().in_use == 0);
+}
 
 }  // namespace

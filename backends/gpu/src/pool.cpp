@@ -22,7 +22,8 @@ std::size_t size_class(std::size_t bytes) {
 }
 }  // namespace
 
-CachingPool::CachingPool(const char*, RawAlloc alloc, RawFree free) : s_(new State), alloc_(alloc), free_(free) {
+CachingPool::CachingPool(const char*, RawAlloc alloc, RawFree free, BeforeCache before_cache)
+    : s_(new State), alloc_(alloc), free_(free), before_cache_(before_cache) {
   const char* mode = std::getenv("WEFT_ALLOCATOR");
   enabled_ = !(mode && std::string(mode) == "direct");
 }
@@ -65,9 +66,10 @@ void* CachingPool::allocate(std::size_t bytes) {
 void CachingPool::deallocate(void* p, std::size_t bytes) noexcept {
   if (!p) return;
   if (!enabled_) {
-    free_(p);
+    free_(p);  // cudaFree/hipFree wait for the device themselves
     return;
   }
+  if (before_cache_) before_cache_();
   const std::size_t c = size_class(bytes);
   std::lock_guard<std::mutex> g(s_->mutex);
   s_->free_blocks.emplace(c, p);

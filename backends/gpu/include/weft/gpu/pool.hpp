@@ -19,7 +19,11 @@ class CachingPool {
  public:
   using RawAlloc = void* (*)(std::size_t);
   using RawFree = void (*)(void*);
-  CachingPool(const char* space, RawAlloc alloc, RawFree free);
+  /// Called before a freed block enters the cache: a block may only be handed out again once no queued work
+  /// can still touch it. Work on one stream is ordered by the stream, so the GPU runtimes' hook does nothing
+  /// until a second stream exists, and from then on waits for the device (as Kokkos does on every free).
+  using BeforeCache = void (*)();
+  CachingPool(const char* space, RawAlloc alloc, RawFree free, BeforeCache before_cache = nullptr);
   ~CachingPool();
   CachingPool(const CachingPool&) = delete;
   CachingPool& operator=(const CachingPool&) = delete;
@@ -36,6 +40,7 @@ class CachingPool {
   State* s_;
   RawAlloc alloc_;
   RawFree free_;
+  BeforeCache before_cache_;
   bool enabled_;
 };
 

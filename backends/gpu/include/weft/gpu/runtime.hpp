@@ -88,6 +88,9 @@ struct Runtime {
   static inline int device = 0;
   static inline int multiprocessors = 0;
   static inline std::uint32_t next_id = 1u << 20;
+  /// Set once an instance other than the default exists (its own stream or a user's): from then on the pool
+  /// waits for the device before caching a freed block.
+  static inline bool several_streams = false;
 
   [[noreturn]] static void fail(error_t e, const char* what, std::string_view label) {
     std::string msg = std::string("weft::") + Api::backend + ": " + what;
@@ -112,6 +115,7 @@ struct Runtime {
 
   static instance_t* instance_create(stream_t stream, bool owned) {
     if (owned) check(Api::stream_create(&stream), "creating a stream");
+    if (default_instance) __atomic_store_n(&several_streams, true, __ATOMIC_RELAXED);  // not the default itself
     const std::uint32_t id = __atomic_fetch_add(&next_id, 1u, __ATOMIC_RELAXED);
     return new instance_t{1, id, stream, owned, false};
   }
@@ -128,7 +132,12 @@ struct Runtime {
           void* q = nullptr;
           return Api::malloc(&q, b) == Api::success ? q : nullptr;
         },
-        [](void* q) { Api::free(q); });
+        [](void* q) { Api::free(q); },
+        [] {
+          // A second stream may still run work that reads a block freed on the host: wait for the device
+          // before the block can be handed out again (errors are left for the next checked call).
+          if (__atomic_load_n(&several_streams, __ATOMIC_RELAXED)) (void)Api::device_sync();
+        });
     return p;
   }
   /// Device memory from the pool; a failure names the label, the bytes and the device's free memory.
