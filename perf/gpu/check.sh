@@ -2,7 +2,7 @@
 # The one prepared run for a lent NVIDIA GPU (H200, sm_90): configure for sm_90, build, run every test on
 # the CUDA backend (with MPI + NCCL when their packages came along: comm and apps on one rank), compute-sanitizer
 # memcheck and racecheck on the GPU suite, the GPU benchmarks, the mini-app suite (large size), and a short table
-# last. Needs perf/gpu/debs (perf/gpu/fetch-debs.sh) carried along. Writes to $OUT.
+# last (GEMM against cuBLAS; sort, copy_if, fill_random against CUB and cuRAND). Needs perf/gpu/debs (perf/gpu/fetch-debs.sh) carried along. Writes to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/weft-gpu-out}
@@ -43,8 +43,12 @@ build/gpu/perf/gpu/weft-perf-gpu --benchmark_repetitions=5 --benchmark_out="$out
 WEFT_PERF_GEMM_N=8192 build/gpu/perf/gpu/weft-perf-gpu-linalg --benchmark_repetitions=3 \
   --benchmark_out="$out/gpu_linalg.json" --benchmark_out_format=json >"$out/bench_linalg.log" 2>&1
 grep -E "^gemm" "$out/bench_linalg.log"
+WEFT_PERF_ALGO_N=$((1 << 28)) build/gpu/perf/gpu/weft-perf-gpu-algorithms --benchmark_repetitions=3 \
+  --benchmark_out="$out/gpu_algorithms.json" --benchmark_out_format=json >"$out/bench_algorithms.log" 2>&1
+grep -E "WRONG" "$out/bench_algorithms.log"
 python3 build/gpu/apps/bench/weft-bench --size large --json "$out/suite.json" >"$out/suite.log" 2>&1
 tail -8 "$out/suite.log"
 echo "total: $(( $(date +%s) - start )) s, tests rc $tests_rc"
 python3 perf/compare.py "$out/gpu_core.json" perf/gpu/goals.json | tee "$out/table.txt"
 python3 perf/compare.py "$out/gpu_linalg.json" perf/gpu/goals.json | tee -a "$out/table.txt"
+python3 perf/compare.py "$out/gpu_algorithms.json" perf/gpu/goals.json | tee -a "$out/table.txt"

@@ -1,7 +1,9 @@
 // weft::sort, weft::sort_by_key: a stable LSD radix sort for arithmetic keys built on the core patterns (so it
-// runs on every backend), and a stable comparator sort: on host spaces parallel std::stable_sort of chunks,
-// then merges; on device spaces a merge sort on the core patterns (runs of 32 sorted per thread, then one
-// pass per doubling in which every element finds its place in the merged pair by binary search).
+// runs on every backend; on weft::Cuda and weft::HIP the vendor's radix sort, cub::DeviceRadixSort or
+// rocprim::radix_sort, compiled into Weft, takes up to 2^31 - 1 keys), and a stable comparator sort: on host spaces
+// parallel std::stable_sort of chunks, then merges; on device spaces a merge sort on the core patterns (runs of 32
+// sorted per thread, then one pass per doubling in which every element finds its place in the merged pair by binary
+// search).
 //
 // Key order: integers as usual; floating point by value with -0.0 before +0.0, NaNs with the sign bit set
 // before -inf and NaNs without it after +inf (the IEEE total order of the bit patterns). Both sorts are
@@ -15,6 +17,12 @@
 #include <vector>
 
 #include <weft/algorithms/blocked.hpp>
+#if WEFT_HAS_CUDA || WEFT_HAS_HIP
+#include <weft/gpu/radix_sort.hpp>
+#define WEFT_IMPL_VENDOR_SORT 1
+#else
+#define WEFT_IMPL_VENDOR_SORT 0
+#endif
 
 namespace weft {
 namespace impl {
@@ -107,6 +115,50 @@ struct values_of<NoValues> {
   using type = int;
 };
 
+#if WEFT_IMPL_VENDOR_SORT
+/// The vendor path of radix_sort on weft::Cuda (CUB) and weft::HIP (rocPRIM), n < 2^31: the keys as bit
+/// patterns in k0 (k1 scratch); values follow a 32-bit index payload and are gathered once at the end, so the
+/// library is instantiated for four key widths only (in Weft, not in the user's file). Key order, -0.0 and NaN
+/// included, is the portable path's: both sort the same bit patterns.
+template <class E, class VV, class U>
+void vendor_sort_values(const E& exec, const VV& values, U** kp, U** ka) {
+  using VT = typename VV::non_const_value_type;
+  using M = typename VV::memory_space;
+  const std::int64_t n = static_cast<std::int64_t>(values.extent(0));
+  View<std::uint32_t*, M> i0(view_alloc(WithoutInitializing, "weft::sort (index)"), n),
+      i1(view_alloc(WithoutInitializing, "weft::sort (index 2)"), n);
+  parallel_for(
+      "weft::sort (index)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
+      WEFT_LAMBDA(std::int64_t i) { i0(i) = static_cast<std::uint32_t>(i); });
+  std::uint32_t* ip = i0.data();
+  std::uint32_t* ia = i1.data();
+  vendor_radix_sort(exec, kp, ka, &ip, &ia, static_cast<int>(n));
+  View<VT*, M> v0(view_alloc(WithoutInitializing, values.label() + " (sort values)"), n);
+  deep_copy(exec, v0, values);
+  const std::uint32_t* perm = ip;
+  parallel_for(
+      "weft::sort (gather values)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
+      WEFT_LAMBDA(std::int64_t i) { values(i) = v0(perm[i]); });
+}
+template <class E, class K, class VV, class KU>
+void vendor_sort(const E& exec, const K& keys, const VV* values, const KU& k0, const KU& k1) {
+  using T = typename K::non_const_value_type;
+  using RK = RadixKey<T>;
+  using U = typename RK::U;
+  const std::int64_t n = static_cast<std::int64_t>(keys.extent(0));
+  U* kp = k0.data();
+  U* ka = k1.data();
+  if constexpr (std::is_same_v<VV, NoValues>)
+    vendor_radix_sort(exec, &kp, &ka, nullptr, nullptr, static_cast<int>(n));
+  else
+    vendor_sort_values(exec, *values, &kp, &ka);
+  const U* sorted = kp;
+  parallel_for(
+      "weft::sort (from bits)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
+      WEFT_LAMBDA(std::int64_t i) { keys(i) = RK::from(sorted[i]); });
+}
+#endif
+
 /// Radix-sorts keys (any rank-1 View) and, when given, values alongside.
 template <class E, class K, class VV>
 void radix_sort(const E& exec, const K& keys, const VV* values) {
@@ -121,6 +173,11 @@ void radix_sort(const E& exec, const K& keys, const VV* values) {
   parallel_for(
       "weft::sort (to bits)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
       WEFT_LAMBDA(std::int64_t i) { k0(i) = RK::to(keys(i)); });
+#if WEFT_IMPL_VENDOR_SORT
+  if constexpr (has_vendor_radix_sort_v<E>) {
+    if (n <= std::int64_t(0x7fffffff)) return vendor_sort(exec, keys, values, k0, k1);
+  }
+#endif
   const std::int64_t blocks = algorithm_blocks(exec, n);
   const BlockRange br{n, blocks};
   View<std::int64_t*, M> hist(view_alloc(WithoutInitializing, "weft::sort histogram"), 256 * blocks);
