@@ -5,6 +5,8 @@
 #include <string>
 
 #include <weft/linalg.hpp>
+
+#include "gemm_call.hpp"
 #if WEFT_LINALG_HAS_CBLAS
 #include <cblas.h>
 #endif
@@ -25,55 +27,15 @@ bool has_vendor_blas() noexcept { return WEFT_LINALG_HAS_CBLAS != 0; }
 const char* vendor_blas_name() noexcept { return WEFT_LINALG_HAS_CBLAS ? "CBLAS (OpenBLAS)" : "none"; }
 
 namespace impl {
-namespace {
 #if WEFT_LINALG_HAS_CBLAS
-/// CBLAS takes a matrix with unit stride along one dimension: row-major (cs == 1) or column-major (rs == 1).
-/// Everything is expressed in row-major terms; a column-major operand is its transpose in row-major.
-struct Operand {
-  bool ok, trans;
-  long ld;
-};
-Operand describe(bool trans, long rows, long cols, long rs, long cs) {
-  if (cs == 1 && (rs >= std::max(1L, cols) || rows <= 1)) return {true, trans, std::max(rs, std::max(1L, cols))};
-  if (rs == 1 && (cs >= std::max(1L, rows) || cols <= 1)) return {true, !trans, std::max(cs, std::max(1L, rows))};
-  return {false, false, 0};
-}
-template <class T, class F>
-bool run(bool at, bool bt, long m, long n, long k, const T* a, long a_rs, long a_cs, const T* b, long b_rs, long b_cs,
-         T* c, long c_rs, long c_cs, F&& call) {
-  // C must be row-major for the row-major call; a column-major C computes C^T = B^T A^T instead.
-  const Operand A = describe(at, at ? k : m, at ? m : k, a_rs, a_cs);
-  const Operand B = describe(bt, bt ? n : k, bt ? k : n, b_rs, b_cs);
-  if (!A.ok || !B.ok) return false;
-  if (c_cs == 1 && (c_rs >= std::max(1L, n) || m <= 1)) {
-    call(CblasRowMajor, A.trans ? CblasTrans : CblasNoTrans, B.trans ? CblasTrans : CblasNoTrans, m, n, k, a, A.ld, b,
-         B.ld, c, std::max(c_rs, std::max(1L, n)));
-    return true;
-  }
-  if (c_rs == 1 && (c_cs >= std::max(1L, m) || n <= 1)) {
-    call(CblasColMajor, A.trans ? CblasTrans : CblasNoTrans, B.trans ? CblasTrans : CblasNoTrans, m, n, k, a, A.ld, b,
-         B.ld, c, std::max(c_cs, std::max(1L, m)));
-    return true;
-  }
-  return false;
-}
-#endif
-}  // namespace
-
-#if WEFT_LINALG_HAS_CBLAS
-#define WEFT_VENDOR_CALL(T, fn, scal)                                                                                \
-  bool vendor_gemm(bool at, bool bt, long m, long n, long k, T alpha, const T* a, long a_rs, long a_cs, const T* b,  \
-                   long b_rs, long b_cs, T beta, T* c, long c_rs, long c_cs) {                                       \
-    return run<T>(at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs,                                      \
-                  [&](CBLAS_ORDER o, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, long mm, long nn, long kk, const T* aa, \
-                      long lda, const T* bb, long ldb, T* cc, long ldc) {                                            \
-                    if (o == CblasRowMajor)                                                                          \
-                      fn(o, ta, tb, mm, nn, kk, scal(alpha), aa, lda, bb, ldb, scal(beta), cc, ldc);                 \
-                    else /* column-major C: the operands' own layouts were described row-major, so swap roles */     \
-                      fn(CblasRowMajor, tb == CblasTrans ? CblasNoTrans : CblasTrans,                                \
-                         ta == CblasTrans ? CblasNoTrans : CblasTrans, nn, mm, kk, scal(alpha), bb, ldb, aa, lda,    \
-                         scal(beta), cc, ldc);                                                                       \
-                  });                                                                                                \
+#define WEFT_VENDOR_CALL(T, fn, scal)                                                                                 \
+  bool vendor_gemm(bool at, bool bt, long m, long n, long k, T alpha, const T* a, long a_rs, long a_cs, const T* b,   \
+                   long b_rs, long b_cs, T beta, T* c, long c_rs, long c_cs) {                                        \
+    gemm_call::RowMajorGemm<T> g;                                                                                     \
+    if (!gemm_call::as_row_major(at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, g)) return false;      \
+    fn(CblasRowMajor, g.ta ? CblasTrans : CblasNoTrans, g.tb ? CblasTrans : CblasNoTrans, g.m, g.n, g.k, scal(alpha), \
+       g.a, g.lda, g.b, g.ldb, scal(beta), g.c, g.ldc);                                                               \
+    return true;                                                                                                      \
   }
 #define WEFT_SCALAR(x) (x)
 #define WEFT_POINTER(x) (&(x))

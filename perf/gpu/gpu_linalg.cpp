@@ -72,7 +72,7 @@ struct Operands {
 /// Largest |Weft - cuBLAS| relative to the bound n eps (the two sum in different orders).
 template <class T>
 void check(long n, Operands<T>& o) {
-  weft::linalg::matrix_product(Exec(), o.a, o.b, o.c);
+  weft::linalg::matrix_product(Exec(), o.a, o.b, o.c, weft::linalg::Impl::native);
   vendor(n, o.a.data(), o.b.data(), o.ref.data());
   auto c = weft::create_mirror_view_and_copy(weft::HostSpace(), o.c);
   auto r = weft::create_mirror_view_and_copy(weft::HostSpace(), o.ref);

@@ -304,6 +304,9 @@ TEST_CASE_TEMPLATE("matrix_product: shapes, layouts, transposed and scaled opera
   using M = typename E::memory_space;
   std::vector<la::Impl> impls{la::Impl::native, la::Impl::automatic};
   if (la::has_vendor_blas() && weft_test::is_host_space_v<E>) impls.push_back(la::Impl::vendor);
+#if WEFT_HAS_CUDA
+  if constexpr (std::is_same_v<E, weft::Cuda>) impls.push_back(la::Impl::vendor);  // cuBLAS
+#endif
   struct Shape {
     long m, n, k;
   };

@@ -1,7 +1,8 @@
 // weft::linalg::matrix_product: C = A B and C = E + A B on rank-2 Views, with transposed(...) and scaled(...)
 // operands (std::linalg names). On host spaces Weft's own GEMM (packed panels, a register-blocked AVX2/FMA
 // micro-kernel chosen at run time with a portable one always compiled, cache blocking, threads over the
-// macro-tiles); a CBLAS (OpenBLAS) when Weft was built with one and the call or WEFT_LINALG_IMPL asks for it.
+// macro-tiles); a CBLAS (OpenBLAS) when Weft was built with one and the call or WEFT_LINALG_IMPL asks for it
+// (cuBLAS on weft::Cuda).
 // On device spaces Weft's tiled GPU kernel (gpu_gemm.hpp): DMMA tensor-core tiles for double, SIMT tiles otherwise.
 #pragma once
 
@@ -228,9 +229,45 @@ bool vendor_gemm(bool at, bool bt, long m, long n, long k, std::complex<float> a
                  long a_rs, long a_cs, const std::complex<float>* b, long b_rs, long b_cs, std::complex<float> beta,
                  std::complex<float>* c, long c_rs, long c_cs);
 
+#if WEFT_HAS_CUDA
+// cuBLAS on weft::Cuda (linalg/src/vendor_cublas.cpp): returns false when the operands do not suit it.
+bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, double alpha, const double* a,
+                        long a_rs, long a_cs, const double* b, long b_rs, long b_cs, double beta, double* c, long c_rs,
+                        long c_cs);
+bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, float alpha, const float* a,
+                        long a_rs, long a_cs, const float* b, long b_rs, long b_cs, float beta, float* c, long c_rs,
+                        long c_cs);
+bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, std::complex<double> alpha,
+                        const std::complex<double>* a, long a_rs, long a_cs, const std::complex<double>* b, long b_rs,
+                        long b_cs, std::complex<double> beta, std::complex<double>* c, long c_rs, long c_cs);
+bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, std::complex<float> alpha,
+                        const std::complex<float>* a, long a_rs, long a_cs, const std::complex<float>* b, long b_rs,
+                        long b_cs, std::complex<float> beta, std::complex<float>* c, long c_rs, long c_cs);
+#endif
+
 template <class V>
 long stride_of(const V& v, int d) {
   return static_cast<long>(v.stride(d));
+}
+
+/// Hands C = E + alpha op(A) op(B) to `gemm(at, bt, m, n, k, alpha, a, a_rs, a_cs, b, .., beta, c, ..)`, a vendor
+/// call in BLAS form: E is copied into C first unless it is C, and beta = 1 then. Returns what gemm returns
+/// (false: the vendor cannot take these operands; C may hold E by then, which the native kernel overwrites).
+template <class Exec, class AV, class BV, class CV, class EV, class Gemm>
+bool vendor_product(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, Gemm&& gemm) {
+  using T = typename CV::non_const_value_type;
+  const T alpha = A.alpha * B.alpha;
+  T beta = T(0);
+  if (E) {
+    if (static_cast<const void*>(E->data()) != static_cast<const void*>(C.data()) ||
+        stride_of(*E, 0) != stride_of(C, 0) || stride_of(*E, 1) != stride_of(C, 1))
+      deep_copy(exec, C, *E);
+    beta = T(1);
+  }
+  const long m = static_cast<long>(C.extent(0)), n = static_cast<long>(C.extent(1)), k = static_cast<long>(A.cols());
+  return gemm(A.trans, B.trans, m, n, k, alpha, A.view.data(), stride_of(A.view, 0), stride_of(A.view, 1),
+              B.view.data(), stride_of(B.view, 0), stride_of(B.view, 1), beta, C.data(), stride_of(C, 0),
+              stride_of(C, 1));
 }
 
 template <class Exec, class AV, class BV, class CV, class EV>
@@ -257,20 +294,7 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
   if constexpr (Exec::impl_is_host_space && vendor_type_v<T>) {
     if (impl != Impl::native && has_vendor_blas() && A.cols() > 0) {
       exec.fence();
-      const T alpha = A.alpha * B.alpha;
-      T beta = T(0);
-      if (E) {
-        if (static_cast<const void*>(E->data()) != static_cast<const void*>(C.data()) ||
-            stride_of(*E, 0) != stride_of(C, 0) || stride_of(*E, 1) != stride_of(C, 1))
-          deep_copy(exec, C, *E);
-        beta = T(1);
-      }
-      const long m = static_cast<long>(C.extent(0)), n = static_cast<long>(C.extent(1)),
-                 k = static_cast<long>(A.cols());
-      if (vendor_gemm(A.trans, B.trans, m, n, k, alpha, A.view.data(), stride_of(A.view, 0), stride_of(A.view, 1),
-                      B.view.data(), stride_of(B.view, 0), stride_of(B.view, 1), beta, C.data(), stride_of(C, 0),
-                      stride_of(C, 1)))
-        return;
+      if (vendor_product(exec, A, B, C, E, [](auto&&... x) { return vendor_gemm(x...); })) return;
       if (impl == Impl::vendor)
         throw Error("weft::linalg::matrix_product: the vendor BLAS (" + std::string(vendor_blas_name()) +
                     ") cannot take these operands as they are (it needs unit stride along rows or columns); use "
@@ -278,6 +302,18 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
       // automatic: Weft's own kernel
     }
   }
+#if WEFT_HAS_CUDA
+  if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T>) {
+    if (impl != Impl::native && A.cols() > 0) {
+      if (vendor_product(exec, A, B, C, E, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return;
+      if (impl == Impl::vendor)
+        throw Error(
+            "weft::linalg::matrix_product: cuBLAS cannot take these operands as they are (it needs unit "
+            "stride along rows or columns of A, B and C, and sizes below 2^31); use Impl::native or "
+            "Impl::automatic");
+    }
+  }
+#endif
   if (impl == Impl::vendor && !has_vendor_blas())
     throw Error(
         "weft::linalg::matrix_product: Impl::vendor asked for, but Weft was built without a vendor BLAS "

@@ -1,0 +1,83 @@
+// cuBLAS for weft::linalg::matrix_product on weft::Cuda (the vendor implementation of CUDA builds): one handle
+// per process, created on first use and destroyed at weft::finalize, set to the instance's stream per call.
+#include <cublas_v2.h>
+
+#include <climits>
+#include <complex>
+#include <mutex>
+#include <string>
+
+#include <weft/linalg.hpp>
+
+#include "gemm_call.hpp"
+
+namespace weft::linalg::impl {
+namespace {
+std::mutex g_mutex;
+cublasHandle_t g_handle = nullptr;
+
+cublasHandle_t handle_locked() {
+  if (!g_handle) {
+    const cublasStatus_t s = cublasCreate(&g_handle);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+      g_handle = nullptr;
+      throw Error(std::string("weft::linalg: creating the cuBLAS handle failed (") + cublasGetStatusString(s) +
+                  "); use Impl::native for Weft's own GPU GEMM");
+    }
+    push_finalize_hook([] {
+      const std::lock_guard<std::mutex> g(g_mutex);
+      if (g_handle) cublasDestroy(g_handle);
+      g_handle = nullptr;
+    });
+  }
+  return g_handle;
+}
+
+/// Runs `call(handle, op(B), op(A), n, m, k, B, ldb, A, lda, C, ldc)`: the row-major product as cuBLAS's
+/// column-major one (C^T = op(B)^T op(A)^T). False when an operand has no unit stride or a size exceeds int.
+template <class T, class Call>
+bool run(const Cuda& exec, bool at, bool bt, long m, long n, long k, const T* a, long a_rs, long a_cs, const T* b,
+         long b_rs, long b_cs, T* c, long c_rs, long c_cs, Call&& call) {
+  gemm_call::RowMajorGemm<T> g;
+  if (!gemm_call::as_row_major(at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, g)) return false;
+  const long sizes[] = {g.m, g.n, g.k, g.lda, g.ldb, g.ldc};
+  for (long v : sizes)
+    if (v > INT_MAX) return false;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  const cublasHandle_t h = handle_locked();
+  cublasSetStream(h, exec.cuda_stream());
+  const cublasStatus_t s = call(h, g.tb ? CUBLAS_OP_T : CUBLAS_OP_N, g.ta ? CUBLAS_OP_T : CUBLAS_OP_N, int(g.n),
+                                int(g.m), int(g.k), g.b, int(g.ldb), g.a, int(g.lda), g.c, int(g.ldc));
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw Error(std::string("weft::linalg::matrix_product: cuBLAS failed (") + cublasGetStatusString(s) + ") on " +
+                std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) +
+                "; Impl::native runs Weft's own GPU GEMM");
+  return true;
+}
+template <class T>
+auto* cu(T* p) {
+  if constexpr (std::is_same_v<std::remove_const_t<T>, std::complex<double>>)
+    return reinterpret_cast<std::conditional_t<std::is_const_v<T>, const cuDoubleComplex, cuDoubleComplex>*>(p);
+  else if constexpr (std::is_same_v<std::remove_const_t<T>, std::complex<float>>)
+    return reinterpret_cast<std::conditional_t<std::is_const_v<T>, const cuComplex, cuComplex>*>(p);
+  else
+    return p;
+}
+}  // namespace
+
+#define WEFT_CUBLAS_GEMM(T, fn)                                                                                       \
+  bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, T alpha, const T* a, long a_rs, \
+                          long a_cs, const T* b, long b_rs, long b_cs, T beta, T* c, long c_rs, long c_cs) {          \
+    return run<T>(exec, at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs,                                 \
+                  [&](cublasHandle_t h, cublasOperation_t ob, cublasOperation_t oa, int nn, int mm, int kk,           \
+                      const T* bb, int ldb, const T* aa, int lda, T* cc, int ldc) {                                   \
+                    return fn(h, ob, oa, nn, mm, kk, cu(&alpha), cu(bb), ldb, cu(aa), lda, cu(&beta), cu(cc), ldc);   \
+                  });                                                                                                 \
+  }
+WEFT_CUBLAS_GEMM(double, cublasDgemm)
+WEFT_CUBLAS_GEMM(float, cublasSgemm)
+WEFT_CUBLAS_GEMM(std::complex<double>, cublasZgemm)
+WEFT_CUBLAS_GEMM(std::complex<float>, cublasCgemm)
+#undef WEFT_CUBLAS_GEMM
+
+}  // namespace weft::linalg::impl
