@@ -1,5 +1,5 @@
 // perf/gpu: Weft's GPU GEMM (linalg/gpu_gemm.hpp) against cuBLAS in one process, timed with CUDA events:
-// dgemm (DMMA tiles) and sgemm (SIMT tiles), column-major (LayoutLeft) n x n x n, C = A B. Cases are
+// dgemm (DMMA tiles), sgemm (SIMT tiles) and bf16 -> float (16-bit tensor-core tiles; cublasGemmEx), column-major (LayoutLeft) n x n x n, C = A B. Cases are
 // <case>/weft and <case>/baseline with items = floating-point operations, so perf/compare.py prints TFLOP/s
 // and the ratio. Before timing, each case checks Weft's C against cuBLAS's on the same inputs.
 #include <benchmark/benchmark.h>
@@ -59,19 +59,41 @@ void vendor(long n, const float* a, const float* b, float* c) {
   cublasSgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, a, int(n), b, int(n), &zero, c, int(n));
 }
 
-template <class T>
+/// bf16 A, B and float C (CUBLAS_COMPUTE_32F: float accumulation, as Weft's 16-bit tensor-core tiles).
+void vendor(long n, const weft::bhalf_t* a, const weft::bhalf_t* b, float* c) {
+  const float one = 1, zero = 0;
+  cublasGemmEx(handle(), CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, a, CUDA_R_16BF, int(n), b,
+               CUDA_R_16BF, int(n), &zero, c, CUDA_R_32F, int(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+/// A and B with elements In (random in [-1, 1), rounded to In), C and the cuBLAS reference with elements T.
+template <class In, class T = In>
 struct Operands {
-  weft::View<T**, weft::LayoutLeft, weft::CudaSpace> a, b, c, ref;
+  weft::View<In**, weft::LayoutLeft, weft::CudaSpace> a, b;
+  weft::View<T**, weft::LayoutLeft, weft::CudaSpace> c, ref;
   explicit Operands(long n) : a("A", n, n), b("B", n, n), c("C", n, n), ref("Cref", n, n) {
     const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-    weft::fill_random(Exec(), weft::View<T*, weft::CudaSpace, weft::MemoryUnmanaged>(a.data(), nn), 11u, T(-1), T(1));
-    weft::fill_random(Exec(), weft::View<T*, weft::CudaSpace, weft::MemoryUnmanaged>(b.data(), nn), 12u, T(-1), T(1));
+    fill(a, nn, 11u);
+    fill(b, nn, 12u);
+  }
+  template <class V>
+  static void fill(const V& v, std::size_t nn, std::uint64_t seed) {
+    if constexpr (weft::is_float16_v<In>) {
+      weft::View<float*, weft::CudaSpace> f("f", nn);
+      weft::fill_random(Exec(), f, seed, -1.0f, 1.0f);
+      In* p = v.data();
+      weft::parallel_for(
+          "to 16 bits", weft::RangePolicy<Exec>(0, std::int64_t(nn)), WEFT_LAMBDA(std::int64_t i) { p[i] = In(f(i)); });
+    } else {
+      weft::fill_random(Exec(), weft::View<In*, weft::CudaSpace, weft::MemoryUnmanaged>(v.data(), nn), seed, In(-1),
+                        In(1));
+    }
   }
 };
 
 /// Largest |Weft - cuBLAS| relative to the bound n eps (the two sum in different orders).
-template <class T>
-void check(long n, Operands<T>& o) {
+template <class In, class T>
+void check(long n, Operands<In, T>& o) {
   weft::linalg::matrix_product(Exec(), o.a, o.b, o.c, weft::linalg::Impl::native);
   vendor(n, o.a.data(), o.b.data(), o.ref.data());
   auto c = weft::create_mirror_view_and_copy(weft::HostSpace(), o.c);
@@ -80,21 +102,22 @@ void check(long n, Operands<T>& o) {
   for (long j = 0; j < n; j += 7)
     for (long i = 0; i < n; i += 5) worst = std::fmax(worst, std::fabs(double(c(i, j)) - double(r(i, j))));
   const double bound = double(n) * double(std::numeric_limits<T>::epsilon()) * std::sqrt(double(n));
-  std::printf("gemm %s n=%ld: max |weft - cublas| = %.3g (bound %.3g)%s\n", sizeof(T) == 8 ? "double" : "float", n,
+  std::printf("gemm %s n=%ld: max |weft - cublas| = %.3g (bound %.3g)%s\n",
+              weft::is_float16_v<In> ? "bf16->float" : sizeof(T) == 8 ? "double" : "float", n,
               worst, bound, worst <= bound ? "" : "  WRONG");
   if (!(worst <= bound)) std::exit(2);
 }
 
-template <class T>
+template <class In, class T = In>
 void gemm_weft(benchmark::State& st) {
-  Operands<T> o(g_n);
+  Operands<In, T> o(g_n);
   check(g_n, o);
   timed(st, [&] { weft::linalg::matrix_product(Exec(), o.a, o.b, o.c, weft::linalg::Impl::native); });
   st.SetItemsProcessed(st.iterations() * 2 * g_n * g_n * g_n);
 }
-template <class T>
+template <class In, class T = In>
 void gemm_baseline(benchmark::State& st) {
-  Operands<T> o(g_n);
+  Operands<In, T> o(g_n);
   timed(st, [&] { vendor(g_n, o.a.data(), o.b.data(), o.c.data()); });
   st.SetItemsProcessed(st.iterations() * 2 * g_n * g_n * g_n);
 }
@@ -105,6 +128,11 @@ BENCHMARK(gemm_weft<double>)->Name("dgemm/weft")->UseManualTime()->Unit(benchmar
 BENCHMARK(gemm_baseline<double>)->Name("dgemm/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(gemm_weft<float>)->Name("sgemm/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(gemm_baseline<float>)->Name("sgemm/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_weft<weft::bhalf_t, float>)->Name("bf16gemm/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_baseline<weft::bhalf_t, float>)
+    ->Name("bf16gemm/baseline")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
   weft::ScopeGuard guard(argc, argv);

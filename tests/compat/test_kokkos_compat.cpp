@@ -101,3 +101,15 @@ TEST_CASE("Kokkos::sort, Kokkos::Experimental algorithms and Kokkos::Random_XorS
   CHECK(hs(n - 1) == sum);
   CHECK(Kokkos::Experimental::min_element(Kokkos::DefaultExecutionSpace(), v) == 0);
 }
+
+TEST_CASE("Kokkos::Experimental::half_t and bhalf_t") {
+  Kokkos::View<Kokkos::Experimental::half_t*> h("h", 4);
+  Kokkos::View<float*> out("out", 4);
+  Kokkos::parallel_for(
+      "halves", 4, KOKKOS_LAMBDA(int i) {
+        h(i) = Kokkos::Experimental::half_t(0.5f * float(i) + 0.1f);
+        out(i) = float(h(i)) + float(Kokkos::Experimental::bhalf_t(float(i)));
+      });
+  auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (int i = 0; i < 4; ++i) CHECK(ho(i) == float(weft::half_t(0.5f * float(i) + 0.1f)) + float(i));
+}

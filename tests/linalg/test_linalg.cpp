@@ -2,6 +2,7 @@
 // long double, on seeded random inputs, on every enabled execution space.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -386,6 +387,49 @@ TEST_CASE("GPU GEMM: DMMA and SIMT warp layers against long double references") 
   check_product<float>(Cf, af, false, bf, false, 100, 90, 70, 1.0, nullptr);
 }
 #endif
+
+/// half_t / bhalf_t A and B with a float C: the reference multiplies the 16-bit values (exact in long double);
+/// the bound is float accumulation's, 2 (k + 2) eps_float sum |a b|.
+template <class In, class E>
+void check_float16_product(long m, long n, long k, std::uint64_t seed) {
+  using M = typename E::memory_space;
+  weft::View<In**, weft::LayoutRight, M> A("A16", m, k);
+  weft::View<In**, weft::LayoutLeft, M> Bt("B16t", n, k);  // B = Bt^T: transposed operand
+  auto ha = weft::create_mirror_view(A);
+  auto hb = weft::create_mirror_view(Bt);
+  const auto va = weft_test::random_values<float>(static_cast<std::size_t>(m * k), seed),
+             vb = weft_test::random_values<float>(static_cast<std::size_t>(n * k), seed + 1),
+             ve = weft_test::random_values<float>(static_cast<std::size_t>(m * n), seed + 2);
+  std::vector<float> a(m * k), bt(n * k), e(ve);
+  for (long i = 0; i < m * k; ++i) a[i] = float(ha(i / k, i % k) = In(va[i]));
+  for (long i = 0; i < n * k; ++i) bt[i] = float(hb(i / k, i % k) = In(vb[i]));
+  weft::deep_copy(A, ha);
+  weft::deep_copy(Bt, hb);
+  weft::View<float**, weft::LayoutRight, M> C("C", m, n);
+  weft_test::upload(weft::View<float*, M, weft::MemoryUnmanaged>(C.data(), m * n), ve);
+  la::matrix_product(E(), la::scaled(0.5f, A), la::transposed(Bt), C, C);  // C = C + 0.5 A B
+  check_product<float>(C, a, false, bt, true, m, n, k, 0.5, &e);
+#if WEFT_IMPL_LINALG_GPU
+  if constexpr (!E::impl_is_host_space) {  // the SIMT layer on 16-bit inputs too
+    weft::View<float**, weft::LayoutLeft, M> D("D", m, n);
+    la::impl::gpu_gemm::run(E(), A, false, Bt, true, D, static_cast<const decltype(D)*>(nullptr), 1.0f, false);
+    check_product<float>(D, a, false, bt, true, m, n, k, 1.0, nullptr);
+  }
+#endif
+}
+
+TEST_CASE_TEMPLATE("matrix_product with half_t and bhalf_t A and B into float C (16-bit tensor-core tiles on GPUs)", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  for (auto [m, n, k] : {std::array<long, 3>{131, 67, 45}, std::array<long, 3>{128, 64, 32},
+                         std::array<long, 3>{1, 9, 100}, std::array<long, 3>{17, 3, 0}}) {
+    INFO(m, " x ", n, " x ", k);
+    check_float16_product<weft::half_t, E>(m, n, k, 51);
+    check_float16_product<weft::bhalf_t, E>(m, n, k, 61);
+  }
+  weft::View<weft::half_t**, typename E::memory_space> X("X", 2, 3), Y("Y", 3, 2);
+  weft::View<float**, typename E::memory_space> Z("Z", 2, 2);
+  CHECK_THROWS_WITH_AS(la::matrix_product(E(), X, Y, Z, la::Impl::vendor), doctest::Contains("16-bit"), weft::Error);
+}
 
 TEST_CASE_TEMPLATE("matrix_product on complex<double> (host spaces)", E, WEFT_TEST_HOST_SPACES) {
   using C = std::complex<double>;

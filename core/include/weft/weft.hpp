@@ -7,6 +7,7 @@
 #include <weft/config.hpp>
 #include <weft/deep_copy.hpp>
 #include <weft/error.hpp>
+#include <weft/half.hpp>
 #include <weft/initialize.hpp>
 #include <weft/macros.hpp>
 #include <weft/parallel.hpp>

@@ -44,6 +44,8 @@ using ::weft::WithoutInitializing;
 
 namespace Experimental {
 using ::weft::MinMaxLoc;
+using ::weft::bhalf_t;
+using ::weft::half_t;
 #if WEFT_COMPAT_HAS_ALGORITHMS
 using namespace ::weft::experimental;  // Kokkos::Experimental::copy_if, inclusive_scan, min_element, ...
 #endif

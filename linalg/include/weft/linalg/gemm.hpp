@@ -55,8 +55,11 @@ bool has_vendor_blas() noexcept;
 const char* vendor_blas_name() noexcept;
 
 namespace impl {
+/// The type a scale factor of an operand with elements T is kept in (float for the 16-bit types).
+template <class T>
+using scalar_of_t = std::conditional_t<is_float16_v<T>, float, T>;
 /// A matrix operand reduced to: the View, whether it is transposed, and a scale factor.
-template <class V, class S = typename V::non_const_value_type>
+template <class V, class S = scalar_of_t<typename V::non_const_value_type>>
 struct MatOp {
   V view;
   bool trans = false;
@@ -69,22 +72,22 @@ MatOp<V> as_matop(const V& v) {
   static_assert(is_view_v<V> && V::R == 2,
                 "weft::linalg::matrix_product: operands are rank-2 Views "
                 "(optionally transposed(...) or scaled(...))");
-  return {v, false, typename V::non_const_value_type(1)};
+  return {v, false, scalar_of_t<typename V::non_const_value_type>(1)};
 }
 template <class V>
 MatOp<V> as_matop(const Transposed<V>& t) {
-  return {t.view, true, typename V::non_const_value_type(1)};
+  return {t.view, true, scalar_of_t<typename V::non_const_value_type>(1)};
 }
 template <class S, class V>
 MatOp<V> as_matop(const Scaled<S, V>& s) {
   auto m = as_matop(s.view);
-  m.alpha = static_cast<typename V::non_const_value_type>(s.alpha);
+  m.alpha = static_cast<decltype(m.alpha)>(s.alpha);
   return m;
 }
 template <class S, class V>
 MatOp<V> as_matop(const Scaled<S, Transposed<V>>& s) {
   auto m = as_matop(s.view);
-  m.alpha = static_cast<typename V::non_const_value_type>(s.alpha);
+  m.alpha = static_cast<decltype(m.alpha)>(s.alpha);
   return m;
 }
 
@@ -270,15 +273,30 @@ bool vendor_product(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, co
               stride_of(C, 1));
 }
 
+/// A float copy of a half_t/bhalf_t operand (for the host GEMM), with the same transposition and scale.
+template <class Exec, class V, class M = typename V::memory_space>
+MatOp<View<float**, LayoutRight, M>> widened(const Exec& exec, const MatOp<V>& x) {
+  const View<float**, LayoutRight, M> w(view_alloc(WithoutInitializing, x.view.label() + " (as float)"),
+                                        x.view.extent(0), x.view.extent(1));
+  const V v = x.view;
+  parallel_for(
+      "weft::linalg::matrix_product (16-bit to float)",
+      MDRangePolicy<Exec, Rank<2>>(exec, {0L, 0L}, {static_cast<long>(v.extent(0)), static_cast<long>(v.extent(1))}),
+      WEFT_LAMBDA(std::int64_t i, std::int64_t j) { w(i, j) = float(v(i, j)); });
+  return {w, x.trans, x.alpha};
+}
+
 template <class Exec, class AV, class BV, class CV, class EV>
 void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E,
                          Impl impl) {
   using T = typename CV::non_const_value_type;
+  using In = typename AV::non_const_value_type;
   static_assert(CV::R == 2, "weft::linalg::matrix_product: C must be a rank-2 View");
   static_assert(!std::is_const_v<typename CV::value_type>, "weft::linalg::matrix_product: C is const");
-  static_assert(
-      std::is_same_v<typename AV::non_const_value_type, T> && std::is_same_v<typename BV::non_const_value_type, T>,
-      "weft::linalg::matrix_product: A, B and C must have the same element type");
+  static_assert(std::is_same_v<typename BV::non_const_value_type, In> &&
+                    (std::is_same_v<In, T> || (is_float16_v<In> && std::is_same_v<T, float>)),
+                "weft::linalg::matrix_product: A, B and C must have the same element type (or half_t / bhalf_t A "
+                "and B with a float C)");
   if (A.rows() != C.extent(0) || B.cols() != C.extent(1) || A.cols() != B.rows() ||
       (E && (E->extent(0) != C.extent(0) || E->extent(1) != C.extent(1))))
     throw Error("weft::linalg::matrix_product: shapes do not match: A \"" + A.view.label() + "\" is " +
@@ -291,37 +309,50 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
   if (C.extent(0) == 0 || C.extent(1) == 0) return;
   if (impl == Impl::automatic) impl = default_impl();
   if (A.cols() == 0 && impl == Impl::vendor) impl = Impl::native;  // C = E (or 0): nothing for a BLAS to do
-  if constexpr (Exec::impl_is_host_space && vendor_type_v<T>) {
-    if (impl != Impl::native && has_vendor_blas() && A.cols() > 0) {
-      exec.fence();
-      if (vendor_product(exec, A, B, C, E, [](auto&&... x) { return vendor_gemm(x...); })) return;
-      if (impl == Impl::vendor)
-        throw Error("weft::linalg::matrix_product: the vendor BLAS (" + std::string(vendor_blas_name()) +
-                    ") cannot take these operands as they are (it needs unit stride along rows or columns); use "
-                    "Impl::native or Impl::automatic");
-      // automatic: Weft's own kernel
+  if constexpr (is_float16_v<In>) {
+    if (impl == Impl::vendor)
+      throw Error("weft::linalg::matrix_product: Impl::vendor asked for half_t/bhalf_t operands \"" + A.view.label() +
+                  "\" and \"" + B.view.label() + "\", but no vendor path takes 16-bit inputs yet; use Impl::native");
+    if constexpr (Exec::impl_is_host_space)
+      host_gemm(exec, widened(exec, A), widened(exec, B), C, E);  // the host has no 16-bit arithmetic: float copies
+    else
+      device_gemm(exec, A, B, C, E);
+  } else {
+    if constexpr (Exec::impl_is_host_space && vendor_type_v<T>) {
+      if (impl != Impl::native && has_vendor_blas() && A.cols() > 0) {
+        exec.fence();
+        if (vendor_product(exec, A, B, C, E, [](auto&&... x) { return vendor_gemm(x...); })) return;
+        if (impl == Impl::vendor)
+          throw Error("weft::linalg::matrix_product: the vendor BLAS (" + std::string(vendor_blas_name()) +
+                      ") cannot take these operands as they are (it needs unit stride along rows or columns); use "
+                      "Impl::native or Impl::automatic");
+        // automatic: Weft's own kernel
+      }
     }
-  }
 #if WEFT_HAS_CUDA
-  if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T>) {
-    if (impl != Impl::native && A.cols() > 0) {
-      if (vendor_product(exec, A, B, C, E, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return;
-      if (impl == Impl::vendor)
-        throw Error(
-            "weft::linalg::matrix_product: cuBLAS cannot take these operands as they are (it needs unit "
-            "stride along rows or columns of A, B and C, and sizes below 2^31); use Impl::native or "
-            "Impl::automatic");
+    if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T>) {
+      if (impl != Impl::native && A.cols() > 0) {
+        if (vendor_product(exec, A, B, C, E, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return;
+        if (impl == Impl::vendor)
+          throw Error(
+              "weft::linalg::matrix_product: cuBLAS cannot take these operands as they are (it needs unit "
+              "stride along rows or columns of A, B and C, and sizes below 2^31); use Impl::native or "
+              "Impl::automatic");
+      }
     }
-  }
 #endif
-  if (impl == Impl::vendor && !has_vendor_blas())
-    throw Error(
-        "weft::linalg::matrix_product: Impl::vendor asked for, but Weft was built without a vendor BLAS "
-        "(Debian: apt-get install libopenblas-dev, then reconfigure)");
-  if constexpr (Exec::impl_is_host_space)
-    host_gemm(exec, A, B, C, E);
-  else
-    device_gemm(exec, A, B, C, E);
+    if (impl == Impl::vendor && !Exec::impl_is_host_space)
+      throw Error(std::string("weft::linalg::matrix_product: Impl::vendor asked for on ") + Exec::name() +
+                  ", which has no vendor BLAS for these operands; use Impl::native or Impl::automatic");
+    if (impl == Impl::vendor && !has_vendor_blas())
+      throw Error(
+          "weft::linalg::matrix_product: Impl::vendor asked for, but Weft was built without a vendor BLAS "
+          "(Debian: apt-get install libopenblas-dev, then reconfigure)");
+    if constexpr (Exec::impl_is_host_space)
+      host_gemm(exec, A, B, C, E);
+    else
+      device_gemm(exec, A, B, C, E);
+  }
 }
 
 /// Batched products on rank-3 Views, the batch index first: C(b, :, :) = E(b, :, :) + A(b, :, :) B(b, :, :).
@@ -386,7 +417,7 @@ MatOp<V> as_batched(const V& v) {
 template <class S, class V>
 MatOp<V> as_batched(const Scaled<S, V>& s) {
   auto m = as_batched(s.view);
-  m.alpha = static_cast<typename V::non_const_value_type>(s.alpha);
+  m.alpha = static_cast<decltype(m.alpha)>(s.alpha);
   return m;
 }
 }  // namespace impl

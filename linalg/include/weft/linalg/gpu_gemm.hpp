@@ -25,7 +25,8 @@ namespace weft::linalg::impl::gpu_gemm {
 /// Block tile bm x bn, k-slab bk, 256 threads; shared tiles As[p * lda + i] and Bs[p * ldb + j].
 template <class T, int BM, int BN>
 struct Shape {
-  static constexpr int bm = BM, bn = BN, bk = sizeof(T) > 8 ? 8 : 16, pad = 4, threads = 256;
+  static constexpr int bm = BM, bn = BN, bk = sizeof(T) > 8 ? 8 : (sizeof(T) == 2 ? 32 : 16), pad = 4;
+  static constexpr int threads = 256;
   static constexpr int lda = bm + pad, ldb = bn + pad;
   static constexpr int a_per_thread = bm * bk / threads, b_per_thread = bn * bk / threads;
   static constexpr std::size_t shared_bytes = sizeof(T) * std::size_t(bk) * (lda + ldb) + 16;
@@ -37,6 +38,7 @@ struct Shape {
 /// 64-lane wavefronts each half is one (gpu::mma_m8n8k4 shuffles within 32 lanes).
 struct DmmaWarp {
   using T = double;
+  using In = double;
   using S = Shape<double, 128, 64>;
   double acc[4][4][2] = {};
   WEFT_DEVICE void multiply(const double* As, const double* Bs) {
@@ -63,17 +65,18 @@ struct DmmaWarp {
 
 /// Thread layer, SIMT: 16 x 16 threads, each owning rows ty + 16 i and columns tx + 16 j (i, j < 4), so that a
 /// warp's B reads are consecutive and its A reads are two broadcasts.
-template <class T_>
+template <class T_, class In_ = T_>
 struct SimtThread {
   using T = T_;
-  using S = Shape<T, 64, 64>;
+  using In = In_;
+  using S = Shape<In, 64, 64>;
   T acc[4][4] = {};
-  WEFT_DEVICE void multiply(const T* As, const T* Bs) {
+  WEFT_DEVICE void multiply(const In* As, const In* Bs) {
     const int tid = static_cast<int>(gpu::thread_rank()), tx = tid % 16, ty = tid / 16;
     for (int p = 0; p < S::bk; ++p) {
       T a[4], b[4];
-      for (int i = 0; i < 4; ++i) a[i] = gpu::shared_load(As + p * S::lda + ty + 16 * i);
-      for (int j = 0; j < 4; ++j) b[j] = gpu::shared_load(Bs + p * S::ldb + tx + 16 * j);
+      for (int i = 0; i < 4; ++i) a[i] = T(gpu::shared_load(As + p * S::lda + ty + 16 * i));
+      for (int j = 0; j < 4; ++j) b[j] = T(gpu::shared_load(Bs + p * S::ldb + tx + 16 * j));
       for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) acc[i][j] += a[i] * b[j];
     }
@@ -86,10 +89,52 @@ struct SimtThread {
   }
 };
 
+/// Warp layer, 16-bit tensor cores: half_t or bhalf_t A and B, float accumulation (gpu::mma_m16n8k16). A 128 x 64
+/// block tile, 8 warps as 4 x 2 with 32 x 32 warp tiles (2 x 4 fragments of 16 x 8), k-slabs of 32. Fragment
+/// registers pair two k-consecutive values, read from the k-major shared tiles with two 16-bit loads.
+template <class In_>
+struct MmaF16Warp {
+  using T = float;
+  using In = In_;
+  using S = Shape<In, 128, 64>;
+  float acc[2][4][4] = {};
+  WEFT_DEVICE void multiply(const In* As, const In* Bs) {
+    const int warp = static_cast<int>(gpu::thread_rank() / 32u), l = static_cast<int>(gpu::thread_rank() % 32u);
+    const int g = l / 4, t = l % 4, r0 = (warp / 2) * 32, c0 = (warp % 2) * 32;
+    auto pair = [](const In* p, int ld) { return gpu::pack2(gpu::shared_load(p), gpu::shared_load(p + ld)); };
+    for (int kk = 0; kk < S::bk; kk += 16) {
+      std::uint32_t a[2][4], b[4][2];
+      for (int fi = 0; fi < 2; ++fi) {
+        const In* p = As + (kk + 2 * t) * S::lda + r0 + fi * 16 + g;
+        a[fi][0] = pair(p, S::lda);
+        a[fi][1] = pair(p + 8, S::lda);
+        a[fi][2] = pair(p + 8 * S::lda, S::lda);
+        a[fi][3] = pair(p + 8 * S::lda + 8, S::lda);
+      }
+      for (int fj = 0; fj < 4; ++fj) {
+        const In* p = Bs + (kk + 2 * t) * S::ldb + c0 + fj * 8 + g;
+        b[fj][0] = pair(p, S::ldb);
+        b[fj][1] = pair(p + 8 * S::ldb, S::ldb);
+      }
+      for (int fi = 0; fi < 2; ++fi)
+        for (int fj = 0; fj < 4; ++fj) gpu::mma_m16n8k16<In>(acc[fi][fj], a[fi], b[fj], acc[fi][fj]);
+    }
+  }
+  template <class Out>
+  WEFT_DEVICE void store(const Out& out) const {
+    const int warp = static_cast<int>(gpu::thread_rank() / 32u), l = static_cast<int>(gpu::thread_rank() % 32u);
+    const int g = l / 4, t = l % 4, r0 = (warp / 2) * 32, c0 = (warp % 2) * 32;
+    for (int fi = 0; fi < 2; ++fi)
+      for (int fj = 0; fj < 4; ++fj)
+        for (int q = 0; q < 4; ++q) out(r0 + fi * 16 + g + 8 * (q / 2), c0 + fj * 8 + 2 * t + q % 2, acc[fi][fj][q]);
+  }
+};
+
 /// Block layer: one team computes one bm x bn tile of C = E + alpha op(A) op(B).
 template <class Warp, class AV, class BV, class CV, class EV>
 struct TiledGemm {
-  using T = typename CV::non_const_value_type;
+  using T = typename CV::non_const_value_type;  // C's type, the accumulator's
+  using In = typename Warp::In;                 // A's and B's, staged in shared memory
   using S = typename Warp::S;
   AV a;
   BV b;
@@ -99,8 +144,8 @@ struct TiledGemm {
   long m, n, k, tiles_m;
   bool at, bt, has_e, a_i_fast, b_j_fast;
 
-  WEFT_DEVICE T a_at(long i, long p) const { return at ? a(p, i) : a(i, p); }
-  WEFT_DEVICE T b_at(long p, long j) const { return bt ? b(j, p) : b(p, j); }
+  WEFT_DEVICE In a_at(long i, long p) const { return at ? a(p, i) : a(i, p); }
+  WEFT_DEVICE In b_at(long p, long j) const { return bt ? b(j, p) : b(p, j); }
 
   /// The (tile row, k) and (k, tile column) of this thread's r-th element of a slab.
   WEFT_DEVICE void a_coord(int r, int& i, int& p) const {
@@ -117,19 +162,19 @@ struct TiledGemm {
     else
       p = x % S::bk, j = x / S::bk;
   }
-  WEFT_DEVICE void load(long i0, long j0, long p0, T (&ra)[S::a_per_thread], T (&rb)[S::b_per_thread]) const {
+  WEFT_DEVICE void load(long i0, long j0, long p0, In (&ra)[S::a_per_thread], In (&rb)[S::b_per_thread]) const {
     for (int r = 0; r < S::a_per_thread; ++r) {
       int i, p;
       a_coord(r, i, p);
-      ra[r] = (i0 + i < m && p0 + p < k) ? a_at(i0 + i, p0 + p) : T(0);
+      ra[r] = (i0 + i < m && p0 + p < k) ? a_at(i0 + i, p0 + p) : In(0);
     }
     for (int r = 0; r < S::b_per_thread; ++r) {
       int p, j;
       b_coord(r, p, j);
-      rb[r] = (p0 + p < k && j0 + j < n) ? b_at(p0 + p, j0 + j) : T(0);
+      rb[r] = (p0 + p < k && j0 + j < n) ? b_at(p0 + p, j0 + j) : In(0);
     }
   }
-  WEFT_DEVICE void stage(T* As, T* Bs, const T (&ra)[S::a_per_thread], const T (&rb)[S::b_per_thread]) const {
+  WEFT_DEVICE void stage(In* As, In* Bs, const In (&ra)[S::a_per_thread], const In (&rb)[S::b_per_thread]) const {
     for (int r = 0; r < S::a_per_thread; ++r) {
       int i, p;
       a_coord(r, i, p);
@@ -144,12 +189,12 @@ struct TiledGemm {
 
   template <class Member>
   WEFT_DEVICE void operator()(const Member& member) const {
-    T* As = static_cast<T*>(member.team_scratch(0).get_shmem(sizeof(T) * S::bk * S::lda));
-    T* Bs = static_cast<T*>(member.team_scratch(0).get_shmem(sizeof(T) * S::bk * S::ldb));
+    In* As = static_cast<In*>(member.team_scratch(0).get_shmem(sizeof(In) * S::bk * S::lda));
+    In* Bs = static_cast<In*>(member.team_scratch(0).get_shmem(sizeof(In) * S::bk * S::ldb));
     const long tile = member.league_rank();
     const long i0 = (tile % tiles_m) * S::bm, j0 = (tile / tiles_m) * S::bn;
     Warp w;
-    T ra[S::a_per_thread], rb[S::b_per_thread];
+    In ra[S::a_per_thread], rb[S::b_per_thread];
     const long slabs = (k + S::bk - 1) / S::bk;
     if (slabs > 0) load(i0, j0, 0, ra, rb);
     for (long s = 0; s < slabs; ++s) {
@@ -165,15 +210,22 @@ struct TiledGemm {
   }
 };
 
-template <class T>
-inline constexpr bool dmma_type_v = std::is_same_v<T, double> && !WEFT_HAS_HIP;
+/// Whether the tensor-core warp layer is the default for A/B elements In and C elements T: double (DMMA) and
+/// half_t/bhalf_t into float, on CUDA and GpuEmu (HIP takes the SIMT layer: its matrix cores are another ISA).
+template <class In, class T>
+inline constexpr bool mma_default_v = !WEFT_HAS_HIP && ((std::is_same_v<In, double> && std::is_same_v<T, double>) ||
+                                                        (is_float16_v<In> && std::is_same_v<T, float>));
 
-/// Grid layer: C = E + alpha op(A) op(B), one team per block tile. `mma` picks the DMMA warp layer (double
-/// only); the default is DMMA for double on CUDA and GpuEmu, SIMT otherwise.
+/// Grid layer: C = E + alpha op(A) op(B), one team per block tile. `mma` picks the tensor-core warp layer
+/// (double, or half_t/bhalf_t inputs with float C); otherwise the SIMT layer.
 template <class Exec, class AV, class BV, class CV, class EV>
 void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV& c, const EV* e,
-         typename CV::non_const_value_type alpha, bool mma = dmma_type_v<typename CV::non_const_value_type>) {
+         typename CV::non_const_value_type alpha,
+         bool mma = mma_default_v<typename AV::non_const_value_type, typename CV::non_const_value_type>) {
   using T = typename CV::non_const_value_type;
+  using In = typename AV::non_const_value_type;
+  static_assert(std::is_same_v<In, typename BV::non_const_value_type>,
+                "weft::linalg::matrix_product: A and B must have the same element type");
   const long m = static_cast<long>(c.extent(0)), n = static_cast<long>(c.extent(1)),
              k = static_cast<long>(at ? a.extent(0) : a.extent(1));
   const bool a_i_fast = (at ? a.stride(1) : a.stride(0)) == 1;
@@ -188,10 +240,17 @@ void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV&
                                               tiles_m, at, bt, e != nullptr,  a_i_fast, b_j_fast};
     parallel_for(label, policy, kernel);
   };
-  if constexpr (std::is_same_v<T, double>) {
-    if (mma) return launch(DmmaWarp{}, "weft::linalg::matrix_product (GPU, DMMA tiles)");
+  if constexpr (is_float16_v<In>) {
+    static_assert(std::is_same_v<T, float>, "weft::linalg::matrix_product: half_t/bhalf_t A and B need a float C");
+    if (mma) return launch(MmaF16Warp<In>{}, "weft::linalg::matrix_product (GPU, 16-bit tensor-core tiles)");
+    return launch(SimtThread<float, In>{}, "weft::linalg::matrix_product (GPU, SIMT tiles)");
+  } else {
+    static_assert(std::is_same_v<In, T>, "weft::linalg::matrix_product: A, B and C must have the same element type");
+    if constexpr (std::is_same_v<T, double>) {
+      if (mma) return launch(DmmaWarp{}, "weft::linalg::matrix_product (GPU, DMMA tiles)");
+    }
+    launch(SimtThread<T>{}, "weft::linalg::matrix_product (GPU, SIMT tiles)");
   }
-  launch(SimtThread<T>{}, "weft::linalg::matrix_product (GPU, SIMT tiles)");
 }
 
 }  // namespace weft::linalg::impl::gpu_gemm

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <weft/gpu/intrinsics.hpp>
+#include <weft/half.hpp>
 
 namespace weft::gpu {
 
@@ -29,6 +30,63 @@ WEFT_DEVICE inline void mma_m8n8k4(double (&d)[2], double a, double b, const dou
   }
   d[0] = s0;
   d[1] = s1;
+#endif
+}
+
+namespace impl_mma {
+/// Two 16-bit values packed in one 32-bit register, the lower-indexed one in the low half (PTX's f16x2).
+template <class In>
+WEFT_DEVICE inline float lo(std::uint32_t r) {
+  return float(In::from_bits(static_cast<std::uint16_t>(r & 0xffffu)));
+}
+template <class In>
+WEFT_DEVICE inline float hi(std::uint32_t r) {
+  return float(In::from_bits(static_cast<std::uint16_t>(r >> 16)));
+}
+}  // namespace impl_mma
+
+/// Packs two 16-bit values into one fragment register (a lower index, b upper).
+template <class In>
+WEFT_DEVICE inline std::uint32_t pack2(In a, In b) {
+  return std::uint32_t(a.bits()) | (std::uint32_t(b.bits()) << 16);
+}
+
+/// D = A B + C for one 16 x 8 x 16 tile with half_t or bhalf_t inputs and float accumulation (PTX
+/// mma.sync.m16n8k16.row.col.f32.{f16,bf16}, sm_80 and later). With l = lane % 32, g = l / 4, t = l % 4:
+/// a[0] = A(g, 2t..2t+1), a[1] = A(g+8, 2t..2t+1), a[2] = A(g, 2t+8..2t+9), a[3] = A(g+8, 2t+8..2t+9);
+/// b[0] = B(2t..2t+1, g), b[1] = B(2t+8..2t+9, g); c[q], d[q] = C(g, 2t+q) and c[2+q], d[2+q] = C(g+8, 2t+q).
+template <class In>
+WEFT_DEVICE inline void mma_m16n8k16(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                                     const float (&c)[4]) {
+  static_assert(is_float16_v<In>, "weft::gpu::mma_m16n8k16 takes weft::half_t or weft::bhalf_t inputs");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<In, half_t>)
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %11, %12, %13};\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+  else
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %11, %12, %13};\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#else
+  using impl_mma::hi;
+  using impl_mma::lo;
+  const int l = static_cast<int>(lane_id() % 32u), g = l / 4, t = l % 4;
+  float s[4] = {c[0], c[1], c[2], c[3]};
+  for (int pp = 0; pp < 8; ++pp) {  // k = 2pp, 2pp + 1: held by the lanes with t = pp % 4
+    const int src = pp % 4, half = pp / 4;
+    const std::uint32_t a_top = shfl(a[2 * half], g * 4 + src, full_mask, 32);      // A(g, 2pp..)
+    const std::uint32_t a_bot = shfl(a[2 * half + 1], g * 4 + src, full_mask, 32);  // A(g+8, 2pp..)
+    const std::uint32_t b_0 = shfl(b[half], (2 * t) * 4 + src, full_mask, 32);      // B(2pp.., 2t)
+    const std::uint32_t b_1 = shfl(b[half], (2 * t + 1) * 4 + src, full_mask, 32);  // B(2pp.., 2t+1)
+    s[0] += lo<In>(a_top) * lo<In>(b_0) + hi<In>(a_top) * hi<In>(b_0);
+    s[1] += lo<In>(a_top) * lo<In>(b_1) + hi<In>(a_top) * hi<In>(b_1);
+    s[2] += lo<In>(a_bot) * lo<In>(b_0) + hi<In>(a_bot) * hi<In>(b_0);
+    s[3] += lo<In>(a_bot) * lo<In>(b_1) + hi<In>(a_bot) * hi<In>(b_1);
+  }
+  for (int q = 0; q < 4; ++q) d[q] = s[q];
 #endif
 }
 
