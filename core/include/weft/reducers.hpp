@@ -66,6 +66,13 @@ class ReducerResult {
   WEFT_INLINE_FUNCTION value_type& reference() const { return *ptr_; }
   result_view_type view() const { return scalar_ ? result_view_type(ptr_) : view_; }
   WEFT_INLINE_FUNCTION bool references_scalar() const { return scalar_; }
+  /// Where a kernel of execution space E may write the result itself: the View's memory when E can reach it
+  /// (a device View on a GPU), else null (a host scalar or a View E cannot reach: the backend delivers).
+  template <class E>
+  value_type* impl_direct_target() const {
+    if constexpr (SpaceAccessibility<E, Space>::accessible) return scalar_ ? nullptr : ptr_;
+    return nullptr;
+  }
   /// Stores a host-side result value where the reducer's result lives.
   void impl_store(const value_type& v) const {
     if (scalar_)
@@ -235,6 +242,14 @@ struct ReducerAdaptor {
   }
   /// Stores through reference(): for results that live where the caller runs (nested reductions).
   WEFT_INLINE_FUNCTION void store_local(const value_type* v) const { r.reference() = *v; }
+  /// The result's memory when a kernel of E may write it directly (see ReducerResult::impl_direct_target).
+  template <class E>
+  value_type* direct_target() const {
+    if constexpr (requires { r.template impl_direct_target<E>(); })
+      return r.template impl_direct_target<E>();
+    else
+      return nullptr;
+  }
   /// Delivers the host-side result (for built-in reducers, into device memory too).
   void store(const value_type* v) const {
     if constexpr (requires { r.impl_store(*v); })

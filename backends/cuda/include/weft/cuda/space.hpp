@@ -150,7 +150,11 @@ struct CudaVendor {
   }
   static void* scratch_allocate(std::size_t bytes) { return cuda_scratch_allocate(bytes); }
   static void scratch_free(void* p, std::size_t bytes) { cuda_scratch_free(p, bytes); }
-  static void memset(void* p, int v, std::size_t bytes) { cuda_check(cudaMemset(p, v, bytes), "cudaMemset"); }
+  /// Enqueued on the instance's stream: Weft's streams are non-blocking, so a plain cudaMemset (legacy default
+  /// stream) would not be ordered before the kernel that reads the bytes.
+  static void memset(const Cuda& exec, void* p, int v, std::size_t bytes) {
+    cuda_check(cudaMemsetAsync(p, v, bytes, exec.cuda_stream()), "cudaMemsetAsync");
+  }
   /// Copies a reduction's result to the host (waiting for the instance) and hands it to the adaptor.
   template <class Adaptor, class V>
   static void deliver(const Cuda& exec, const Adaptor& a, const V* device_result, int count) {

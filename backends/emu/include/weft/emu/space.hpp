@@ -97,7 +97,7 @@ struct EmuVendor {
     return GpuEmuSpace().allocate(bytes > 0 ? bytes : 1, "weft scratch");
   }
   static void scratch_free(void* p, std::size_t bytes) { GpuEmuSpace().deallocate(p, bytes, "weft scratch"); }
-  static void memset(void* p, int v, std::size_t bytes) { std::memset(p, v, bytes); }
+  static void memset(const GpuEmu&, void* p, int v, std::size_t bytes) { std::memset(p, v, bytes); }
   /// Hands a reduction's device result to the adaptor (which writes a host scalar or a View).
   template <class Adaptor, class V>
   static void deliver(const GpuEmu&, const Adaptor& a, const V* device_result, int) {

@@ -97,19 +97,23 @@ class ParallelReduce<F, Adaptor, Policy, E> {
     const std::size_t partial_off = result_off + (count * sizeof(V) + 63) / 64 * 64;
     const std::size_t bytes = partial_off + std::size_t(s.blocks()) * count * sizeof(V);
     char* buf = static_cast<char*>(Vendor::scratch_allocate(bytes));
-    Vendor::memset(buf, 0, result_off);
+    Vendor::memset(p_.space(), buf, 0, result_off);  // the ticket, ordered before the kernel on its stream
+    // A View result the kernel can reach is written by the last block itself: nothing waits (the call only
+    // enqueues, as for parallel_for); a host scalar is delivered after the kernel, which waits for it.
+    V* direct = nullptr;
+    if constexpr (requires { a_.template direct_target<E>(); }) direct = a_.template direct_target<E>();
     using K = GpuReduceKernel<F, Adaptor, Policy, GpuWork<Policy>>;
     const K k{f_,
               a_,
               work,
               reinterpret_cast<unsigned*>(buf),
               reinterpret_cast<V*>(buf + partial_off),
-              reinterpret_cast<V*>(buf + result_off),
+              direct ? direct : reinterpret_cast<V*>(buf + result_off),
               temp_offset,
               flag_offset};
     Vendor::launch(p_.space(), label_.c_str(), s, k);
-    Vendor::deliver(p_.space(), a_, reinterpret_cast<V*>(buf + result_off), count);
-    Vendor::scratch_free(buf, bytes);
+    if (!direct) Vendor::deliver(p_.space(), a_, reinterpret_cast<V*>(buf + result_off), count);
+    Vendor::scratch_free(buf, bytes);  // stream-ordered reuse (the pool waits for the device once streams are several)
   }
 
  private:

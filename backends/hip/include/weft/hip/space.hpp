@@ -152,7 +152,10 @@ struct HipVendor {
   }
   static void* scratch_allocate(std::size_t bytes) { return hip_scratch_allocate(bytes); }
   static void scratch_free(void* p, std::size_t bytes) { hip_scratch_free(p, bytes); }
-  static void memset(void* p, int v, std::size_t bytes) { hip_check(hipMemset(p, v, bytes), "hipMemset"); }
+  /// Enqueued on the instance's stream (Weft's streams are non-blocking; see CudaVendor::memset).
+  static void memset(const HIP& exec, void* p, int v, std::size_t bytes) {
+    hip_check(hipMemsetAsync(p, v, bytes, exec.hip_stream()), "hipMemsetAsync");
+  }
   /// Copies a reduction's result to the host (waiting for the instance) and hands it to the adaptor.
   template <class Adaptor, class V>
   static void deliver(const HIP& exec, const Adaptor& a, const V* device_result, int count) {
