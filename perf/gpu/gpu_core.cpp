@@ -1,5 +1,6 @@
 // perf/gpu: Weft on the CUDA backend against hand-written CUDA and CUB in one process, timed with CUDA
-// events: triad (and the device-to-device copy bandwidth), sum, exclusive scan, MinLoc, launch latency.
+// events: triad (and the device-to-device copy bandwidth), sum, exclusive scan, MinLoc, a team-scratch stencil,
+// launch latency.
 // Pairs are <case>/weft and <case>/baseline; perf/compare.py prints the ratios against goals.json.
 #include <benchmark/benchmark.h>
 
@@ -111,6 +112,98 @@ void scan_baseline(benchmark::State& st) {
   st.SetBytesProcessed(st.iterations() * 2 * g_n * sizeof(std::int64_t));
 }
 
+// MinLoc over doubles whose smallest value sits at a known index; both write their result to device memory.
+weft::View<double*> minloc_input() {
+  weft::View<double*> a("a", g_n);
+  const std::int64_t where = g_n / 3 + 7;
+  weft::parallel_for(
+      "minloc input", weft::RangePolicy<Exec>(0, g_n),
+      WEFT_LAMBDA(std::int64_t i) { a(i) = i == where ? -1.0 : double((i * 2654435761u) % 1000003u); });
+  return a;
+}
+void minloc_weft(benchmark::State& st) {
+  const auto a = minloc_input();
+  using ML = weft::MinLoc<double, std::int64_t, weft::CudaSpace>;
+  weft::View<ML::value_type, weft::CudaSpace> out("out");
+  timed(st, [&] {
+    weft::parallel_reduce(
+        "minloc", weft::RangePolicy<Exec>(0, g_n),
+        WEFT_LAMBDA(std::int64_t i, ML::value_type & v) {
+          if (a(i) < v.val) {
+            v.val = a(i);
+            v.loc = i;
+          }
+        },
+        ML(out));
+  });
+  const auto h = weft::create_mirror_view_and_copy(weft::HostSpace(), out);
+  if (h().loc != g_n / 3 + 7 || h().val != -1.0) st.SkipWithError("wrong minloc");
+  st.SetBytesProcessed(st.iterations() * g_n * sizeof(double));
+}
+void minloc_baseline(benchmark::State& st) {
+  const auto a = minloc_input();
+  weft::View<double> mn("min");
+  weft::View<std::int64_t> idx("idx");
+  std::size_t temp = 0;
+  cub::DeviceReduce::ArgMin(nullptr, temp, a.data(), mn.data(), idx.data(), g_n);
+  weft::View<char*> tmp("tmp", temp);
+  timed(st, [&] {
+    cub::DeviceReduce::ArgMin(tmp.data(), temp, a.data(), mn.data(), idx.data(), g_n, Exec().cuda_stream());
+  });
+  st.SetBytesProcessed(st.iterations() * g_n * sizeof(double));
+}
+
+// A block-local 1-D stencil: each team stages its tile plus a halo of 1 in level-0 scratch and averages three
+// neighbours; the baseline is the same kernel with a static __shared__ tile.
+constexpr int stencil_tile = 256;
+__global__ void raw_stencil(const double* in, double* out, std::int64_t n) {
+  __shared__ double tile[stencil_tile + 2];
+  for (std::int64_t t = blockIdx.x; t * stencil_tile < n; t += gridDim.x) {
+    const std::int64_t i0 = t * stencil_tile;
+    for (int j = threadIdx.x; j < stencil_tile + 2; j += blockDim.x) {
+      const std::int64_t g = i0 + j - 1;
+      tile[j] = (g >= 0 && g < n) ? in[g] : 0.0;
+    }
+    __syncthreads();
+    const std::int64_t i = i0 + threadIdx.x;
+    if (i < n) out[i] = (tile[threadIdx.x] + tile[threadIdx.x + 1] + tile[threadIdx.x + 2]) * (1.0 / 3.0);
+    __syncthreads();
+  }
+}
+void stencil_weft(benchmark::State& st) {
+  weft::View<double*> in("in", g_n), out("out", g_n);
+  weft::deep_copy(in, 1.5);
+  const std::int64_t n = g_n, tiles = (g_n + stencil_tile - 1) / stencil_tile;
+  using Member = weft::TeamPolicy<Exec>::member_type;
+  using Tile = weft::View<double*, Exec::scratch_memory_space, weft::MemoryUnmanaged>;
+  auto policy = weft::TeamPolicy<Exec>(tiles, stencil_tile)
+                    .set_scratch_size(0, weft::PerTeam(Tile::shmem_size(stencil_tile + 2)));
+  timed(st, [&] {
+    weft::parallel_for(
+        "stencil", policy, WEFT_LAMBDA(const Member& m) {
+          const Tile tile(m.team_scratch(0), stencil_tile + 2);
+          const std::int64_t i0 = std::int64_t(m.league_rank()) * stencil_tile;
+          weft::parallel_for(weft::TeamThreadRange(m, stencil_tile + 2), [&](int j) {
+            const std::int64_t g = i0 + j - 1;
+            tile(j) = (g >= 0 && g < n) ? in(g) : 0.0;
+          });
+          m.team_barrier();
+          weft::parallel_for(weft::TeamThreadRange(m, stencil_tile), [&](int j) {
+            if (i0 + j < n) out(i0 + j) = (tile(j) + tile(j + 1) + tile(j + 2)) * (1.0 / 3.0);
+          });
+        });
+  });
+  st.SetBytesProcessed(st.iterations() * 2 * g_n * sizeof(double));
+}
+void stencil_baseline(benchmark::State& st) {
+  weft::View<double*> in("in", g_n), out("out", g_n);
+  weft::deep_copy(in, 1.5);
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  timed(st, [&] { raw_stencil<<<sms * 16, stencil_tile, 0, Exec().cuda_stream()>>>(in.data(), out.data(), g_n); });
+  st.SetBytesProcessed(st.iterations() * 2 * g_n * sizeof(double));
+}
+
 void launch_weft(benchmark::State& st) {
   timed(st, [&] { weft::parallel_for("empty", weft::RangePolicy<Exec>(0, 1), WEFT_LAMBDA(std::int64_t){}); });
 }
@@ -139,6 +232,10 @@ int main(int argc, char** argv) {
   reg("sum/baseline", sum_baseline);
   reg("scan/weft", scan_weft);
   reg("scan/baseline", scan_baseline);
+  reg("minloc/weft", minloc_weft);
+  reg("minloc/baseline", minloc_baseline);
+  reg("stencil/weft", stencil_weft);
+  reg("stencil/baseline", stencil_baseline);
   reg("launch/weft", launch_weft);
   reg("launch/baseline", launch_baseline);
   benchmark::Initialize(&argc, argv);

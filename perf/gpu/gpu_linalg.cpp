@@ -1,7 +1,8 @@
 // perf/gpu: Weft's GPU GEMM (linalg/gpu_gemm.hpp) against cuBLAS in one process, timed with CUDA events:
-// dgemm (DMMA tiles), sgemm (SIMT tiles) and bf16 -> float (16-bit tensor-core tiles; cublasGemmEx), column-major (LayoutLeft) n x n x n, C = A B. Cases are
-// <case>/weft and <case>/baseline with items = floating-point operations, so perf/compare.py prints TFLOP/s
-// and the ratio. Before timing, each case checks Weft's C against cuBLAS's on the same inputs.
+// dgemm (DMMA tiles), sgemm (SIMT tiles) and bf16 -> float (16-bit tensor-core tiles; cublasGemmEx), column-major
+// (LayoutLeft) n x n x n, C = A B. Cases are <case>/weft and <case>/baseline with items = floating-point operations, so
+// perf/compare.py prints TFLOP/s and the ratio. Before timing, each case checks Weft's C against cuBLAS's on the same
+// inputs.
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
 
@@ -62,8 +63,8 @@ void vendor(long n, const float* a, const float* b, float* c) {
 /// bf16 A, B and float C (CUBLAS_COMPUTE_32F: float accumulation, as Weft's 16-bit tensor-core tiles).
 void vendor(long n, const weft::bhalf_t* a, const weft::bhalf_t* b, float* c) {
   const float one = 1, zero = 0;
-  cublasGemmEx(handle(), CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, a, CUDA_R_16BF, int(n), b,
-               CUDA_R_16BF, int(n), &zero, c, CUDA_R_32F, int(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  cublasGemmEx(handle(), CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, a, CUDA_R_16BF, int(n), b, CUDA_R_16BF,
+               int(n), &zero, c, CUDA_R_32F, int(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
 /// A and B with elements In (random in [-1, 1), rounded to In), C and the cuBLAS reference with elements T.
@@ -103,8 +104,10 @@ void check(long n, Operands<In, T>& o) {
     for (long i = 0; i < n; i += 5) worst = std::fmax(worst, std::fabs(double(c(i, j)) - double(r(i, j))));
   const double bound = double(n) * double(std::numeric_limits<T>::epsilon()) * std::sqrt(double(n));
   std::printf("gemm %s n=%ld: max |weft - cublas| = %.3g (bound %.3g)%s\n",
-              weft::is_float16_v<In> ? "bf16->float" : sizeof(T) == 8 ? "double" : "float", n,
-              worst, bound, worst <= bound ? "" : "  WRONG");
+              weft::is_float16_v<In> ? "bf16->float"
+              : sizeof(T) == 8       ? "double"
+                                     : "float",
+              n, worst, bound, worst <= bound ? "" : "  WRONG");
   if (!(worst <= bound)) std::exit(2);
 }
 

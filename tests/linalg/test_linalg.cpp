@@ -420,8 +420,9 @@ void check_float16_product(long m, long n, long k, std::uint64_t seed) {
 
 TEST_CASE_TEMPLATE("matrix_product with half_t and bhalf_t A and B into float C (16-bit tensor-core tiles on GPUs)", E,
                    WEFT_TEST_EXEC_SPACES) {
-  for (auto [m, n, k] : {std::array<long, 3>{131, 67, 45}, std::array<long, 3>{128, 64, 32},
-                         std::array<long, 3>{1, 9, 100}, std::array<long, 3>{17, 3, 0}}) {
+  for (const auto& shape : {std::array<long, 3>{131, 67, 45}, std::array<long, 3>{128, 64, 32},
+                            std::array<long, 3>{1, 9, 100}, std::array<long, 3>{17, 3, 0}}) {
+    const long m = shape[0], n = shape[1], k = shape[2];  // no structured bindings: clang 15 (HIP) cannot capture them
     INFO(m, " x ", n, " x ", k);
     check_float16_product<weft::half_t, E>(m, n, k, 51);
     check_float16_product<weft::bhalf_t, E>(m, n, k, 61);
