@@ -188,6 +188,8 @@ class MDRangePolicy {
       upper_[k] = static_cast<std::int64_t>(upper[k]);
       tile_[k] = k < static_cast<int>(TN) ? static_cast<std::int64_t>(tiles[k]) : 0;
     }
+    user_tiles_ = true;
+    for (int k = 0; k < rank; ++k) user_tiles_ = user_tiles_ && tile_[k] > 0;
     init();
   }
   template <class LT, std::size_t LN, class UT, std::size_t UN, class TT = std::int64_t, std::size_t TN = rank>
@@ -198,6 +200,8 @@ class MDRangePolicy {
   std::int64_t lower(int k) const { return lower_[k]; }
   std::int64_t upper(int k) const { return upper_[k]; }
   std::int64_t tile(int k) const { return tile_[k]; }
+  /// Whether the caller gave every tile size (GPU backends then run one tile per block).
+  bool impl_user_tiles() const { return user_tiles_; }
   std::int64_t tiles_in(int k) const { return (upper_[k] - lower_[k] + tile_[k] - 1) / tile_[k]; }
   std::int64_t num_tiles() const {
     std::int64_t n = 1;
@@ -224,6 +228,7 @@ class MDRangePolicy {
   std::int64_t lower_[rank] = {};
   std::int64_t upper_[rank] = {};
   std::int64_t tile_[rank] = {};
+  bool user_tiles_ = false;
 };
 
 // ---- teams -------------------------------------------------------------------------------------------

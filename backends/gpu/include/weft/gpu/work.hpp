@@ -91,6 +91,9 @@ class GpuWork<RangePolicy<P...>> {
   I b_, e_;
 };
 
+/// MDRange: with tile sizes given by the caller, one tile per block (blocks walk the tiles grid-stride; a
+/// block's threads walk its tile in the policy's inner order, so consecutive threads take consecutive
+/// inner indices); with default tiles, the whole range flattened and walked grid-stride.
 template <class... P>
 class GpuWork<MDRangePolicy<P...>> {
   using Policy = MDRangePolicy<P...>;
@@ -98,17 +101,29 @@ class GpuWork<MDRangePolicy<P...>> {
   static constexpr int N = Policy::rank;
 
  public:
-  GpuWork(std::string_view, const Policy& p) {
+  GpuWork(std::string_view, const Policy& p) : tiled_(p.impl_user_tiles()) {
     total_ = 1;
     for (int k = 0; k < N; ++k) {
       lo_[k] = p.lower(k);
       ext_[k] = p.upper(k) - p.lower(k);
       total_ *= ext_[k];
+      tile_[k] = p.tile(k);
+      ntiles_[k] = ext_[k] > 0 ? p.tiles_in(k) : 0;
+      tile_elems_ *= tile_[k];
+      num_tiles_ *= ntiles_[k];
     }
   }
   template <class Vendor>
   GpuLaunchShape shape() const {
-    return range_shape<Vendor>(total_);
+    if (!tiled_ || total_ == 0) return range_shape<Vendor>(total_);
+    GpuLaunchShape s;
+    const std::int64_t warps = (tile_elems_ + gpu::warp_size - 1) / gpu::warp_size;
+    const std::int64_t threads = warps * gpu::warp_size;
+    s.block = {static_cast<unsigned>(threads < 256 ? threads : 256), 1, 1};
+    const std::int64_t cap =
+        static_cast<std::int64_t>(Vendor::multiprocessor_count()) * Vendor::blocks_per_multiprocessor * 4;
+    s.grid = {static_cast<unsigned>(num_tiles_ < cap ? num_tiles_ : cap), 1, 1};
+    return s;
   }
   std::size_t shared_end() const { return 0; }
   std::size_t level1_bytes_per_block() const { return 0; }
@@ -116,34 +131,65 @@ class GpuWork<MDRangePolicy<P...>> {
 
   template <class Item>
   WEFT_DEVICE void run(const Item& item) const {
+    if (tiled_) {
+      run_tiles(item);
+      return;
+    }
     const std::int64_t stride = std::int64_t(gpu::grid_dim().x) * gpu::block_dim().x;
     for (std::int64_t f = std::int64_t(gpu::block_idx().x) * gpu::block_dim().x + gpu::thread_idx().x; f < total_;
          f += stride) {
       I idx[N];
-      std::int64_t rem = f;
-      if constexpr (Policy::iterate_right) {
-        for (int k = N - 1; k >= 0; --k) {
-          idx[k] = static_cast<I>(lo_[k] + rem % ext_[k]);
-          rem /= ext_[k];
-        }
-      } else {
-        for (int k = 0; k < N; ++k) {
-          idx[k] = static_cast<I>(lo_[k] + rem % ext_[k]);
-          rem /= ext_[k];
-        }
-      }
+      split(f, ext_, Policy::iterate_right, idx, lo_);
       call(idx, item, std::make_index_sequence<N>{});
     }
   }
 
  private:
+  /// Writes the N coordinates of flat index f over extents ext (last dimension fastest when right) plus base.
+  WEFT_DEVICE static void split(std::int64_t f, const std::int64_t* ext, bool right, I* idx, const std::int64_t* base) {
+    if (right) {
+      for (int k = N - 1; k >= 0; --k) {
+        idx[k] = static_cast<I>(base[k] + f % ext[k]);
+        f /= ext[k];
+      }
+    } else {
+      for (int k = 0; k < N; ++k) {
+        idx[k] = static_cast<I>(base[k] + f % ext[k]);
+        f /= ext[k];
+      }
+    }
+  }
+  template <class Item>
+  WEFT_DEVICE void run_tiles(const Item& item) const {
+    for (std::int64_t t = gpu::block_idx().x; t < num_tiles_; t += gpu::grid_dim().x) {
+      std::int64_t origin[N];
+      {
+        I tc[N];
+        const std::int64_t zero[N] = {};
+        split(t, ntiles_, Policy::tiles_right, tc, zero);
+        for (int k = 0; k < N; ++k) origin[k] = lo_[k] + std::int64_t(tc[k]) * tile_[k];
+      }
+      for (std::int64_t e = gpu::thread_idx().x; e < tile_elems_; e += gpu::block_dim().x) {
+        I idx[N];
+        split(e, tile_, Policy::iterate_right, idx, origin);
+        bool inside = true;
+        for (int k = 0; k < N; ++k) inside = inside && std::int64_t(idx[k]) < lo_[k] + ext_[k];
+        if (inside) call(idx, item, std::make_index_sequence<N>{});
+      }
+    }
+  }
   template <class Item, std::size_t... K>
   WEFT_DEVICE static void call(const I* idx, const Item& item, std::index_sequence<K...>) {
     item(idx[K]...);
   }
   std::int64_t lo_[N];
   std::int64_t ext_[N];
-  std::int64_t total_;
+  std::int64_t tile_[N];
+  std::int64_t ntiles_[N];
+  std::int64_t total_ = 1;
+  std::int64_t tile_elems_ = 1;
+  std::int64_t num_tiles_ = 1;
+  bool tiled_;
 };
 
 }  // namespace weft::impl
