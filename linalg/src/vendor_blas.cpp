@@ -1,5 +1,6 @@
 // The vendor path of weft::linalg: a CBLAS (OpenBLAS on Debian) when one was found at configure time, and the
 // process-wide implementation choice (WEFT_LINALG_IMPL).
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -24,6 +25,31 @@ Impl default_impl() {
   return choice;
 }
 bool has_vendor_blas() noexcept { return WEFT_LINALG_HAS_CBLAS != 0; }
+
+namespace impl {
+namespace {
+struct AutoPoint {
+  const char* op;
+  char type;
+  double flops;
+  bool vendor;  // the vendor BLAS won at this size
+};
+constexpr AutoPoint auto_points[] = {
+#include "auto_table.inc"
+};
+}  // namespace
+bool auto_prefers_vendor(const char* op, char type, double flops) noexcept {
+  const double x = std::log(flops > 1 ? flops : 1);
+  double best = 1e300;
+  bool vendor = true;  // no measurement for this op and type: the vendor's
+  for (const AutoPoint& p : auto_points)
+    if (p.type == type && std::strcmp(p.op, op) == 0 && std::fabs(std::log(p.flops) - x) < best) {
+      best = std::fabs(std::log(p.flops) - x);
+      vendor = p.vendor;
+    }
+  return vendor;
+}
+}  // namespace impl
 const char* vendor_blas_name() noexcept { return WEFT_LINALG_HAS_CBLAS ? "CBLAS (OpenBLAS)" : "none"; }
 
 namespace impl {

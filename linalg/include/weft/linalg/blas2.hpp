@@ -41,7 +41,8 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
   if ((m == 0 || n == 0) && impl == Impl::vendor) impl = Impl::native;
   if constexpr (Exec::impl_is_host_space && vendor_type_v<T> && std::is_same_v<typename AV::non_const_value_type, T> &&
                 std::is_same_v<typename X::non_const_value_type, T>) {
-    if (impl != Impl::native && has_vendor_blas() && m > 0 && n > 0 && x.stride(0) > 0 && y.stride(0) > 0) {
+    if (has_vendor_blas() && m > 0 && n > 0 && x.stride(0) > 0 && y.stride(0) > 0 &&
+        wants_vendor<T>(impl, "gemv", 2.0 * double(m) * double(n))) {
       if (z && static_cast<const void*>(z->data()) != static_cast<const void*>(y.data())) deep_copy(exec, y, *z);
       exec.fence();
       if (vendor_gemv(at, m, n, alpha, av.data(), stride_of(av, 0), stride_of(av, 1), x.data(), stride_of(x, 0),

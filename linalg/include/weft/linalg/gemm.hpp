@@ -95,6 +95,20 @@ MatOp<V> as_matop(const Scaled<S, Transposed<V>>& s) {
 template <class T>
 inline constexpr bool vendor_type_v = std::is_same_v<T, double> || std::is_same_v<T, float> ||
                                       std::is_same_v<T, std::complex<double>> || std::is_same_v<T, std::complex<float>>;
+/// The rule Impl::automatic follows on host spaces (linalg/src/auto_table.inc, written by
+/// weft-linalg-auto-table): whether the vendor BLAS beat Weft's own kernel for `op` ("gemm", "gemv", "trsm") on
+/// BLAS type `type` ('d', 's'; others have no rule and go to the vendor) at `flops` floating-point operations.
+bool auto_prefers_vendor(const char* op, char type, double flops) noexcept;
+template <class T>
+inline constexpr char blas_letter_v = std::is_same_v<T, double>                 ? 'd'
+                                      : std::is_same_v<T, float>                ? 's'
+                                      : std::is_same_v<T, std::complex<double>> ? 'z'
+                                                                                : 'c';
+/// Whether a call that may use the vendor BLAS should: always for Impl::vendor, by the table for automatic.
+template <class T>
+bool wants_vendor(Impl impl, const char* op, double flops) noexcept {
+  return impl == Impl::vendor || (impl == Impl::automatic && auto_prefers_vendor(op, blas_letter_v<T>, flops));
+}
 /// The error for Impl::vendor when the vendor path cannot serve the call: `need` says what it takes.
 [[noreturn]] inline void vendor_unavailable(const char* who, const char* need) {
   throw Error(std::string("weft::linalg::") + who + ": Impl::vendor asked for, but " +
@@ -319,7 +333,8 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
       device_gemm(exec, A, B, C, E);
   } else {
     if constexpr (Exec::impl_is_host_space && vendor_type_v<T>) {
-      if (impl != Impl::native && has_vendor_blas() && A.cols() > 0) {
+      if (has_vendor_blas() && A.cols() > 0 &&
+          wants_vendor<T>(impl, "gemm", 2.0 * double(C.extent(0)) * double(C.extent(1)) * double(A.cols()))) {
         exec.fence();
         if (vendor_product(exec, A, B, C, E, [](auto&&... x) { return vendor_gemm(x...); })) return;
         if (impl == Impl::vendor)

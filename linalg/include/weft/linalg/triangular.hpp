@@ -166,7 +166,8 @@ bool try_vendor_trsm(const Exec& exec, const char* who, Impl impl, bool left, bo
   if (impl == Impl::automatic) impl = default_impl();
   if (impl == Impl::native) return false;
   if constexpr (Exec::impl_is_host_space && vendor_type_v<T> && std::is_same_v<typename AV::non_const_value_type, T>) {
-    if (has_vendor_blas()) {
+    const double na = double(left ? m : n);
+    if (has_vendor_blas() && wants_vendor<T>(impl, "trsm", na * na * double(left ? n : m))) {
       exec.fence();
       if (m == 0 || n == 0) return true;
       if (vendor_trsm(left, lower, unit, A.trans, m, n, A.view.data(), stride_of(A.view, 0), stride_of(A.view, 1), x,
