@@ -96,6 +96,27 @@ TEST_CASE_TEMPLATE("sort: arithmetic keys by radix, against std::stable_sort", E
   run(std::int16_t{}, 5);
 }
 
+TEST_CASE("sort_by_key of 10^7 double keys with many duplicates on the default host space (the issue's size)") {
+  using E = weft::DefaultHostExecutionSpace;
+  const std::size_t n = 10000000;
+  std::vector<double> k = random_keys<double>(n, 77);
+  for (std::size_t i = 0; i < n; i += 3) k[i] = std::round(k[i]);  // about a third of them on 2001 values
+  std::vector<std::uint32_t> idx(n);
+  for (std::size_t i = 0; i < n; ++i) idx[i] = static_cast<std::uint32_t>(i);
+  auto keys = device_copy<weft::View<double*, weft::HostSpace>>("keys", k);
+  auto vals = device_copy<weft::View<std::uint32_t*, weft::HostSpace>>("vals", idx);
+  weft::sort_by_key(E(), keys, vals);
+  std::stable_sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) { return key_less(k[a], k[b]); });
+  std::size_t wrong = 0, first = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool ok = vals(i) == idx[i] && same_bits(keys(i), k[idx[i]]);  // stable: equal keys keep their order
+    if (!ok && first == n) first = i;
+    wrong += ok ? 0 : 1;
+  }
+  INFO("first wrong position ", first);
+  CHECK(wrong == 0);
+}
+
 TEST_CASE_TEMPLATE("sort_by_key keeps equal keys' values in order; comparator sorts; strided Views", E,
                    WEFT_TEST_EXEC_SPACES) {
   using M = typename E::memory_space;
