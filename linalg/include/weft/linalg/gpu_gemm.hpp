@@ -2,9 +2,11 @@
 // three layers as CUB's primitives are:
 //   warp:  DmmaWarp  - a 32 x 32 warp tile of 8 x 8 x 4 double MMA fragments (gpu::mma_m8n8k4: DMMA on sm_80+),
 //          block tile 128 x 64;
+//          MmaF16Warp - half_t / bhalf_t A and B into float C, 16 x 8 x 16 fragments (gpu::mma_m16n8k16), 128 x 64;
 //          SimtThread - a 4 x 4 register tile per thread for every other element type (and HIP), block tile 64 x 64;
 //   block: TiledGemm - one block tile of C; A and B stream through shared memory in k-slabs of 16 (8 for
-//          16-byte types), the next slab is loaded into registers while the current one is multiplied;
+//          16-byte types, 32 for 16-bit ones), the next slab is loaded into registers while the current one is
+//          multiplied;
 //          shared tiles are stored k-major with a 4-element pad, which keeps the DMMA fragment loads free of
 //          bank conflicts;
 //   grid:  one team (256 threads, 8 warps) per block tile through TeamPolicy and level-0 scratch, so the launch, the
