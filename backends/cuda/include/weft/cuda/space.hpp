@@ -148,6 +148,19 @@ struct CudaVendor {
                      exec.cuda_stream()>>>(k);
     cuda_check_launch(label);
   }
+  /// The block size the occupancy calculator picks for kernel K, whose dynamic shared memory for a block of b
+  /// threads is shared(b) (TeamPolicy with AUTO); `fallback` when the calculator cannot say.
+  template <class K, class SharedFn>
+  static int occupancy_block(const SharedFn& shared, int fallback) {
+    int min_grid = 0, block = 0;
+    const cudaError_t e = cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+        &min_grid, &block, cuda_kernel<K>, [&](int b) { return shared(b); }, 1024);
+    if (e != cudaSuccess || block <= 0) {
+      (void)cudaGetLastError();
+      return fallback;
+    }
+    return block;
+  }
   static void* scratch_allocate(std::size_t bytes) { return cuda_scratch_allocate(bytes); }
   static void scratch_free(void* p, std::size_t bytes) { cuda_scratch_free(p, bytes); }
   /// Enqueued on the instance's stream: Weft's streams are non-blocking, so a plain cudaMemset (legacy default

@@ -85,6 +85,11 @@ namespace impl {
 struct EmuVendor {
   static constexpr int blocks_per_multiprocessor = 2;
   static int multiprocessor_count() { return emu::multiprocessor_count(); }
+  /// TeamPolicy AUTO keeps the recommended team size here.
+  template <class K, class SharedFn>
+  static int occupancy_block(const SharedFn&, int fallback) {
+    return fallback;
+  }
   template <class Shape, class K>
   static void launch(const GpuEmu&, const char* label, const Shape& s, const K& k) {
     if (impl::tools::g_print_launches) [[unlikely]]

@@ -28,9 +28,15 @@ class ParallelFor<F, Policy, E> {
   ParallelFor(std::string_view label, const F& f, const Policy& p) : label_(label), f_(f), p_(p), work_(label, p) {}
   void execute() const {
     GpuWork<Policy> work = work_;
+    using K = GpuForKernel<F, Policy, GpuWork<Policy>>;
+    if constexpr (requires { work.impl_auto_team(); }) {
+      if (work.impl_auto_team())
+        work.impl_take_block(Vendor::template occupancy_block<K>([&](int b) { return work.shared_bytes_for(b); },
+                                                                 work.team_size() * work.vector_length()));
+    }
     const GpuLaunchShape s = work.template shape<Vendor>();
     const GpuLevel1<Vendor> level1(work, s.blocks());
-    const GpuForKernel<F, Policy, GpuWork<Policy>> k{f_, work};
+    const K k{f_, work};
     Vendor::launch(p_.space(), label_.c_str(), s, k);
   }
 

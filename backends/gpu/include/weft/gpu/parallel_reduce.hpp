@@ -84,9 +84,20 @@ class ParallelReduce<F, Adaptor, Policy, E> {
 
   void execute() const {
     GpuWork<Policy> work = work_;
+    const int count = a_.value_count();
+    using K = GpuReduceKernel<F, Adaptor, Policy, GpuWork<Policy>>;
+    if constexpr (requires { work.impl_auto_team(); }) {
+      if (work.impl_auto_team())
+        work.impl_take_block(Vendor::template occupancy_block<K>(
+            [&](int b) {
+              const std::size_t t =
+                  Adaptor::is_array ? std::size_t(b) * count * sizeof(V) : gpu::BlockTemp<V>::bytes(b);
+              return ((work.shared_bytes_for(b) + 15) / 16 * 16 + t + 15) / 16 * 16 + 16;
+            },
+            work.team_size() * work.vector_length()));
+    }
     GpuLaunchShape s = work.template shape<Vendor>();
     const GpuLevel1<Vendor> level1(work, s.blocks());
-    const int count = a_.value_count();
     const std::size_t values = Adaptor::is_array ? std::size_t(s.threads()) * count : 0;
     const std::size_t temp = Adaptor::is_array ? values * sizeof(V) : gpu::BlockTemp<V>::bytes(s.threads());
     const std::size_t temp_offset = (work.shared_end() + 15) / 16 * 16;
@@ -102,7 +113,6 @@ class ParallelReduce<F, Adaptor, Policy, E> {
     // enqueues, as for parallel_for); a host scalar is delivered after the kernel, which waits for it.
     V* direct = nullptr;
     if constexpr (requires { a_.template direct_target<E>(); }) direct = a_.template direct_target<E>();
-    using K = GpuReduceKernel<F, Adaptor, Policy, GpuWork<Policy>>;
     const K k{f_,
               a_,
               work,

@@ -206,6 +206,8 @@ class GpuWork<TeamPolicy<P...>> {
   GpuWork(std::string_view label, const Policy& p) : league_(p.league_size()) {
     ts_ = p.team_size();
     vl_ = p.vector_length();
+    auto_ = p.impl_auto_team_size();
+    max_ts_ = p.team_size_max();
     if (vl_ > 32 || (vl_ & (vl_ - 1)))
       throw_team_error(label,
                        "vector length " + std::to_string(vl_) + " is not a power of two up to 32 on " + E::name());
@@ -230,6 +232,23 @@ class GpuWork<TeamPolicy<P...>> {
     s.shared_bytes = slots_bytes() + team_[0] + thread_[0] * ts_;
     return s;
   }
+  /// TeamPolicy AUTO: the dispatch asks the vendor's occupancy calculator for a block size (CUDA), given the
+  /// dynamic shared memory a block of b threads needs, and sets the team size from it.
+  bool impl_auto_team() const { return auto_; }
+  int team_size() const { return ts_; }
+  int vector_length() const { return vl_; }
+  std::size_t shared_bytes_for(int threads) const {
+    const std::size_t ts = std::size_t(threads / vl_);
+    return (std::size_t(vl_) * ts + 32) * gpu_team_slot_bytes + team_[0] + thread_[0] * ts;
+  }
+  /// Takes the calculator's block size (threads): whole teams, within the team-size maximum and the level-0
+  /// scratch limit.
+  void impl_take_block(int threads) {
+    int ts = threads / vl_;
+    if (ts > max_ts_) ts = max_ts_;
+    while (ts > 1 && team_[0] + thread_[0] * std::size_t(ts) > TeamTraits<E>::scratch_size_max(0)) ts /= 2;
+    if (ts >= 1) ts_ = ts;
+  }
   /// One slot per thread, then the broadcast area (32 slots), so that a broadcast never overwrites a slot
   /// another thread's vector lanes may still be reading.
   WEFT_INLINE_FUNCTION std::size_t slots_bytes() const { return (std::size_t(vl_) * ts_ + 32) * gpu_team_slot_bytes; }
@@ -252,7 +271,8 @@ class GpuWork<TeamPolicy<P...>> {
 
  private:
   std::int64_t league_;
-  int ts_ = 1, vl_ = 1;
+  int ts_ = 1, vl_ = 1, max_ts_ = 1024;
+  bool auto_ = false;
   unsigned grid_ = 1;
   std::size_t team_[2] = {0, 0}, thread_[2] = {0, 0};
   char* level1_ = nullptr;

@@ -142,6 +142,11 @@ void hip_check_launch(const char* label);
 struct HipVendor {
   static constexpr int blocks_per_multiprocessor = 4;
   static int multiprocessor_count() { return hip_multiprocessor_count(); }
+  /// TeamPolicy AUTO keeps the recommended team size here (ROCm 5.2 has no variable-shared-memory occupancy query).
+  template <class K, class SharedFn>
+  static int occupancy_block(const SharedFn&, int fallback) {
+    return fallback;
+  }
   template <class Shape, class K>
   static void launch(const HIP& exec, const char* label, const Shape& s, const K& k) {
     if (impl::tools::g_print_launches) [[unlikely]]
