@@ -82,6 +82,8 @@ int hip_device_id() { return R::device; }
 /// Kernel scratch (reduction partials, level-1 team scratch) comes from the same pool as View memory.
 void* hip_scratch_allocate(std::size_t bytes) { return R::allocate_device(bytes, "weft kernel scratch"); }
 void hip_scratch_free(void* p, std::size_t bytes) noexcept { R::pool().deallocate(p, bytes); }
+void* hip_result_allocate(std::size_t bytes) { return R::allocate_result_pinned(bytes); }
+void hip_result_free(void* p, std::size_t bytes) noexcept { R::pinned_pool().deallocate(p, bytes); }
 
 void gpu_initialize(int device_id) {
   R::initialize(device_id);

@@ -134,6 +134,8 @@ __global__ void cuda_kernel(const K k) {
 
 void* cuda_scratch_allocate(std::size_t bytes);
 void cuda_scratch_free(void* p, std::size_t bytes) noexcept;
+void* cuda_result_allocate(std::size_t bytes);
+void cuda_result_free(void* p, std::size_t bytes) noexcept;
 void cuda_check_launch(const char* label);
 
 /// The CUDA vendor shim of backends/gpu/.
@@ -168,12 +170,14 @@ struct CudaVendor {
   static void memset(const Cuda& exec, void* p, int v, std::size_t bytes) {
     cuda_check(cudaMemsetAsync(p, v, bytes, exec.cuda_stream()), "cudaMemsetAsync");
   }
-  /// Copies a reduction's result to the host (waiting for the instance) and hands it to the adaptor.
+  /// Pinned host memory the reduction kernel writes its result to (no copy after the kernel).
+  static void* host_result_allocate(std::size_t bytes) { return cuda_result_allocate(bytes); }
+  static void host_result_free(void* p, std::size_t bytes) { cuda_result_free(p, bytes); }
+  /// Waits for the instance, then hands the result (in pinned memory) to the adaptor.
   template <class Adaptor, class V>
-  static void deliver(const Cuda& exec, const Adaptor& a, const V* device_result, int count) {
-    const std::unique_ptr<V[]> host(new V[count > 0 ? count : 1]);  // not std::vector: V may be bool
-    cuda_copy_bytes(host.get(), device_result, sizeof(V) * count, exec.cuda_stream(), true);
-    a.store(host.get());
+  static void deliver(const Cuda& exec, const Adaptor& a, const V* pinned_result, int) {
+    cuda_check(cudaStreamSynchronize(exec.cuda_stream()), "cudaStreamSynchronize (reduction result)");
+    a.store(pinned_result);
   }
 };
 }  // namespace impl

@@ -103,10 +103,13 @@ struct EmuVendor {
   }
   static void scratch_free(void* p, std::size_t bytes) { GpuEmuSpace().deallocate(p, bytes, "weft scratch"); }
   static void memset(const GpuEmu&, void* p, int v, std::size_t bytes) { std::memset(p, v, bytes); }
-  /// Hands a reduction's device result to the adaptor (which writes a host scalar or a View).
+  /// Host memory the reduction kernel copies its result to (plain host memory: the emulator runs on the host).
+  static void* host_result_allocate(std::size_t bytes) { return ::operator new(bytes > 0 ? bytes : 1); }
+  static void host_result_free(void* p, std::size_t) { ::operator delete(p); }
+  /// Hands a reduction's result (host memory; the kernel has finished) to the adaptor.
   template <class Adaptor, class V>
-  static void deliver(const GpuEmu&, const Adaptor& a, const V* device_result, int) {
-    a.store(device_result);
+  static void deliver(const GpuEmu&, const Adaptor& a, const V* host_result, int) {
+    a.store(host_result);
   }
 };
 }  // namespace impl

@@ -23,6 +23,7 @@ struct GpuReduceKernel {
   unsigned* ticket;         // zero before the launch; the last block resets it
   V* partials;              // one (value_count values) per block
   V* result;                // value_count values
+  V* host_out;              // when not null, the last block copies the final result here (pinned host memory)
   std::size_t temp_offset;  // after the policy's own shared memory (team slots and scratch)
   std::size_t flag_offset;
 
@@ -67,6 +68,8 @@ struct GpuReduceKernel {
       for (int c = 0; c < count; ++c) result[c] = partials[c];
       for (unsigned b = 1; b < nblocks; ++b) a.join(result, partials + std::size_t(b) * count);
       a.final(result);
+      if (host_out)
+        for (int c = 0; c < count; ++c) host_out[c] = result[c];
       *ticket = 0;
     }
   }
@@ -110,19 +113,30 @@ class ParallelReduce<F, Adaptor, Policy, E> {
     char* buf = static_cast<char*>(Vendor::scratch_allocate(bytes));
     Vendor::memset(p_.space(), buf, 0, result_off);  // the ticket, ordered before the kernel on its stream
     // A View result the kernel can reach is written by the last block itself: nothing waits (the call only
-    // enqueues, as for parallel_for); a host scalar is delivered after the kernel, which waits for it.
+    // enqueues, as for parallel_for). Otherwise the last block copies the result to host memory (pinned on a
+    // GPU), and the call waits for the instance and hands it over: no copy is enqueued after the kernel.
     V* direct = nullptr;
     if constexpr (requires { a_.template direct_target<E>(); }) direct = a_.template direct_target<E>();
+    const std::size_t host_bytes = sizeof(V) * std::size_t(count > 0 ? count : 1);
+    V* host_out = direct ? nullptr : static_cast<V*>(Vendor::host_result_allocate(host_bytes));
     const K k{f_,
               a_,
               work,
               reinterpret_cast<unsigned*>(buf),
               reinterpret_cast<V*>(buf + partial_off),
               direct ? direct : reinterpret_cast<V*>(buf + result_off),
+              host_out,
               temp_offset,
               flag_offset};
-    Vendor::launch(p_.space(), label_.c_str(), s, k);
-    if (!direct) Vendor::deliver(p_.space(), a_, reinterpret_cast<V*>(buf + result_off), count);
+    try {
+      Vendor::launch(p_.space(), label_.c_str(), s, k);
+      if (host_out) Vendor::deliver(p_.space(), a_, host_out, count);
+    } catch (...) {
+      if (host_out) Vendor::host_result_free(host_out, host_bytes);
+      Vendor::scratch_free(buf, bytes);
+      throw;
+    }
+    if (host_out) Vendor::host_result_free(host_out, host_bytes);
     Vendor::scratch_free(buf, bytes);  // stream-ordered reuse (the pool waits for the device once streams are several)
   }
 

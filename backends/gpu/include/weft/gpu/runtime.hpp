@@ -140,6 +140,28 @@ struct Runtime {
         });
     return p;
   }
+  /// Pinned host memory for reduction results a kernel writes straight to the host (cached like device memory:
+  /// a cudaMallocHost per reduction would cost far more than the copy it saves).
+  static CachingPool& pinned_pool() {
+    static CachingPool p(
+        "pinned reduction results",
+        [](std::size_t b) -> void* {
+          void* q = nullptr;
+          return Api::malloc_host(&q, b) == Api::success ? q : nullptr;
+        },
+        [](void* q) { Api::free_host(q); },
+        [] {
+          if (__atomic_load_n(&several_streams, __ATOMIC_RELAXED)) (void)Api::device_sync();
+        });
+    return p;
+  }
+  static void* allocate_result_pinned(std::size_t bytes) {
+    void* p = pinned_pool().allocate(bytes);
+    if (!p)
+      throw Error(std::string("weft::") + Api::backend + ": allocating " + std::to_string(bytes) +
+                  " bytes of pinned host memory for a reduction result failed");
+    return p;
+  }
   /// Device memory from the pool; a failure names the label, the bytes and the device's free memory.
   static void* allocate_device(std::size_t bytes, std::string_view label) {
     if (bytes == 0) return nullptr;
@@ -196,7 +218,10 @@ struct Runtime {
     }
   }
   static void fence_all() { check(Api::device_sync(), "synchronizing the device"); }
-  static void finalize() { pool().trim(); }
+  static void finalize() {
+    pool().trim();
+    pinned_pool().trim();
+  }
   static void print_configuration(std::ostream& os) {
     os << "  " << Api::backend << ": device " << device << " ";
     if (!Api::describe(os, device)) {

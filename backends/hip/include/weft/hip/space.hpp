@@ -136,6 +136,8 @@ __global__ void hip_kernel(const K k) {
 
 void* hip_scratch_allocate(std::size_t bytes);
 void hip_scratch_free(void* p, std::size_t bytes) noexcept;
+void* hip_result_allocate(std::size_t bytes);
+void hip_result_free(void* p, std::size_t bytes) noexcept;
 void hip_check_launch(const char* label);
 
 /// The HIP vendor shim of backends/gpu/.
@@ -161,12 +163,14 @@ struct HipVendor {
   static void memset(const HIP& exec, void* p, int v, std::size_t bytes) {
     hip_check(hipMemsetAsync(p, v, bytes, exec.hip_stream()), "hipMemsetAsync");
   }
-  /// Copies a reduction's result to the host (waiting for the instance) and hands it to the adaptor.
+  /// Pinned host memory the reduction kernel writes its result to (no copy after the kernel).
+  static void* host_result_allocate(std::size_t bytes) { return hip_result_allocate(bytes); }
+  static void host_result_free(void* p, std::size_t bytes) { hip_result_free(p, bytes); }
+  /// Waits for the instance, then hands the result (in pinned memory) to the adaptor.
   template <class Adaptor, class V>
-  static void deliver(const HIP& exec, const Adaptor& a, const V* device_result, int count) {
-    const std::unique_ptr<V[]> host(new V[count > 0 ? count : 1]);  // not std::vector: V may be bool
-    hip_copy_bytes(host.get(), device_result, sizeof(V) * count, exec.hip_stream(), true);
-    a.store(host.get());
+  static void deliver(const HIP& exec, const Adaptor& a, const V* pinned_result, int) {
+    hip_check(hipStreamSynchronize(exec.hip_stream()), "hipStreamSynchronize (reduction result)");
+    a.store(pinned_result);
   }
 };
 }  // namespace impl
