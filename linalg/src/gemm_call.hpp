@@ -18,23 +18,24 @@ inline Operand describe(bool trans, long rows, long cols, long rs, long cs) {
   return {false, false, 0};
 }
 
-/// C (m x n, row-major with leading dimension ldc) = op(A) op(B), op = transpose where ta / tb.
-template <class T>
+/// C (m x n, row-major with leading dimension ldc) = op(A) op(B), op = transpose where ta / tb; A and B hold In,
+/// C holds Out (16-bit inputs into float C, or all the same type).
+template <class In, class Out = In>
 struct RowMajorGemm {
   bool ta, tb;
   long m, n, k;
-  const T* a;
+  const In* a;
   long lda;
-  const T* b;
+  const In* b;
   long ldb;
-  T* c;
+  Out* c;
   long ldc;
 };
 
 /// The row-major call for C = op(A) op(B) on strided operands; false when one of them has no unit stride.
-template <class T>
-bool as_row_major(bool at, bool bt, long m, long n, long k, const T* a, long a_rs, long a_cs, const T* b, long b_rs,
-                  long b_cs, T* c, long c_rs, long c_cs, RowMajorGemm<T>& g) {
+template <class In, class Out>
+bool as_row_major(bool at, bool bt, long m, long n, long k, const In* a, long a_rs, long a_cs, const In* b, long b_rs,
+                  long b_cs, Out* c, long c_rs, long c_cs, RowMajorGemm<In, Out>& g) {
   const Operand A = describe(at, at ? k : m, at ? m : k, a_rs, a_cs);
   const Operand B = describe(bt, bt ? n : k, bt ? k : n, b_rs, b_cs);
   if (!A.ok || !B.ok) return false;

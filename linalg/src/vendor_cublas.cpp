@@ -35,10 +35,10 @@ cublasHandle_t handle_locked() {
 
 /// Runs `call(handle, op(B), op(A), n, m, k, B, ldb, A, lda, C, ldc)`: the row-major product as cuBLAS's
 /// column-major one (C^T = op(B)^T op(A)^T). False when an operand has no unit stride or a size exceeds int.
-template <class T, class Call>
-bool run(const Cuda& exec, bool at, bool bt, long m, long n, long k, const T* a, long a_rs, long a_cs, const T* b,
+template <class In, class T, class Call>
+bool run(const Cuda& exec, bool at, bool bt, long m, long n, long k, const In* a, long a_rs, long a_cs, const In* b,
          long b_rs, long b_cs, T* c, long c_rs, long c_cs, Call&& call) {
-  gemm_call::RowMajorGemm<T> g;
+  gemm_call::RowMajorGemm<In, T> g;
   if (!gemm_call::as_row_major(at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, g)) return false;
   const long sizes[] = {g.m, g.n, g.k, g.lda, g.ldb, g.ldc};
   for (long v : sizes)
@@ -79,5 +79,21 @@ WEFT_CUBLAS_GEMM(float, cublasSgemm)
 WEFT_CUBLAS_GEMM(std::complex<double>, cublasZgemm)
 WEFT_CUBLAS_GEMM(std::complex<float>, cublasCgemm)
 #undef WEFT_CUBLAS_GEMM
+
+/// half_t / bhalf_t A and B into float C: cublasGemmEx with float accumulation (CUBLAS_COMPUTE_32F).
+#define WEFT_CUBLAS_GEMM_EX(In, cuda_type)                                                                             \
+  bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, float alpha, const In* a,        \
+                          long a_rs, long a_cs, const In* b, long b_rs, long b_cs, float beta, float* c, long c_rs,    \
+                          long c_cs) {                                                                                 \
+    return run<In, float>(exec, at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs,                          \
+                          [&](cublasHandle_t h, cublasOperation_t ob, cublasOperation_t oa, int nn, int mm, int kk,    \
+                              const In* bb, int ldb, const In* aa, int lda, float* cc, int ldc) {                      \
+                            return cublasGemmEx(h, ob, oa, nn, mm, kk, &alpha, bb, cuda_type, ldb, aa, cuda_type, lda, \
+                                                &beta, cc, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);  \
+                          });                                                                                          \
+  }
+WEFT_CUBLAS_GEMM_EX(half_t, CUDA_R_16F)
+WEFT_CUBLAS_GEMM_EX(bhalf_t, CUDA_R_16BF)
+#undef WEFT_CUBLAS_GEMM_EX
 
 }  // namespace weft::linalg::impl

@@ -260,6 +260,12 @@ bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long
 bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, std::complex<float> alpha,
                         const std::complex<float>* a, long a_rs, long a_cs, const std::complex<float>* b, long b_rs,
                         long b_cs, std::complex<float> beta, std::complex<float>* c, long c_rs, long c_cs);
+bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, float alpha, const half_t* a,
+                        long a_rs, long a_cs, const half_t* b, long b_rs, long b_cs, float beta, float* c, long c_rs,
+                        long c_cs);
+bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, float alpha, const bhalf_t* a,
+                        long a_rs, long a_cs, const bhalf_t* b, long b_rs, long b_cs, float beta, float* c, long c_rs,
+                        long c_cs);
 #endif
 
 template <class V>
@@ -324,9 +330,21 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
   if (impl == Impl::automatic) impl = default_impl();
   if (A.cols() == 0 && impl == Impl::vendor) impl = Impl::native;  // C = E (or 0): nothing for a BLAS to do
   if constexpr (is_float16_v<In>) {
-    if (impl == Impl::vendor)
+#if WEFT_HAS_CUDA
+    if constexpr (std::is_same_v<Exec, Cuda>) {  // cublasGemmEx, float accumulation
+      if (impl != Impl::native && A.cols() > 0) {
+        if (vendor_product(exec, A, B, C, E, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return;
+        if (impl == Impl::vendor)
+          throw Error(
+              "weft::linalg::matrix_product: cuBLAS cannot take these 16-bit operands as they are (it needs unit "
+              "stride along rows or columns of A, B and C, and sizes below 2^31); use Impl::native");
+      }
+    }
+#endif
+    if (impl == Impl::vendor && A.cols() > 0)
       throw Error("weft::linalg::matrix_product: Impl::vendor asked for half_t/bhalf_t operands \"" + A.view.label() +
-                  "\" and \"" + B.view.label() + "\", but no vendor path takes 16-bit inputs yet; use Impl::native");
+                  "\" and \"" + B.view.label() +
+                  "\", but only cuBLAS (weft::Cuda) takes 16-bit inputs; use Impl::native");
     if constexpr (Exec::impl_is_host_space)
       host_gemm(exec, widened(exec, A), widened(exec, B), C, E);  // the host has no 16-bit arithmetic: float copies
     else
