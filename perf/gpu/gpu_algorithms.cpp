@@ -13,30 +13,14 @@
 #include <cub/device/device_select.cuh>
 
 #include <weft/algorithms.hpp>
+#include "timing.hpp"
 
 namespace {
 
 using Exec = weft::Cuda;
 std::int64_t g_n = std::int64_t(1) << 28;
 
-template <class Body>
-void timed(benchmark::State& st, Body&& body) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  const cudaStream_t s = Exec().cuda_stream();
-  for (auto _ : st) {
-    cudaEventRecord(a, s);
-    body();
-    cudaEventRecord(b, s);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    st.SetIterationTime(ms * 1e-3);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-}
+using weft_perf::timed;
 void require(bool ok, const char* what) {
   if (!ok) {
     std::fprintf(stderr, "WRONG: %s\n", what);
@@ -61,24 +45,8 @@ bool is_sorted(const Keys& k) {
 // Each timed sort works on a fresh copy of the same random keys (the copy is outside the timed region).
 void sort_weft(benchmark::State& st) {
   const Keys src = random_keys(7), k("k", g_n);
-  for (auto _ : st) {
-    st.PauseTiming();
-    weft::deep_copy(Exec(), k, src);
-    Exec().fence();
-    st.ResumeTiming();
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    cudaEventRecord(a, Exec().cuda_stream());
-    weft::sort(Exec(), k);
-    cudaEventRecord(b, Exec().cuda_stream());
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    st.SetIterationTime(ms * 1e-3);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
+  timed(
+      st, [&] { weft::deep_copy(Exec(), k, src); }, [&] { weft::sort(Exec(), k); });
   require(is_sorted(k), "weft::sort left keys out of order");
   st.SetBytesProcessed(st.iterations() * g_n * 4);
 }
@@ -88,26 +56,12 @@ void sort_baseline(benchmark::State& st) {
   cub::DeviceRadixSort::SortKeys(nullptr, bytes, k.data(), alt.data(), int(g_n));
   void* temp = nullptr;
   cudaMalloc(&temp, bytes);
-  for (auto _ : st) {
-    st.PauseTiming();
-    weft::deep_copy(Exec(), k, src);
-    Exec().fence();
-    st.ResumeTiming();
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    const cudaStream_t s = Exec().cuda_stream();
-    cudaEventRecord(a, s);
-    cub::DoubleBuffer<std::uint32_t> db(k.data(), alt.data());
-    cub::DeviceRadixSort::SortKeys(temp, bytes, db, int(g_n), 0, 32, s);  // the same double-buffer form Weft uses
-    cudaEventRecord(b, s);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    st.SetIterationTime(ms * 1e-3);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
+  timed(
+      st, [&] { weft::deep_copy(Exec(), k, src); },
+      [&] {
+        cub::DoubleBuffer<std::uint32_t> db(k.data(), alt.data());  // the double-buffer form Weft uses
+        cub::DeviceRadixSort::SortKeys(temp, bytes, db, int(g_n), 0, 32, Exec().cuda_stream());
+      });
   cudaFree(temp);
   st.SetBytesProcessed(st.iterations() * g_n * 4);
 }

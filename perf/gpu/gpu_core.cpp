@@ -10,31 +10,14 @@
 #include <cub/device/device_scan.cuh>
 
 #include <weft/weft.hpp>
+#include "timing.hpp"
 
 namespace {
 
 using Exec = weft::Cuda;
 std::int64_t g_n = std::int64_t(1) << 27;  // 2^27 doubles = 1 GiB per array: fills the card's caches many times
 
-/// Times `body` with CUDA events on the default instance's stream.
-template <class Body>
-void timed(benchmark::State& st, Body&& body) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  const cudaStream_t s = Exec().cuda_stream();
-  for (auto _ : st) {
-    cudaEventRecord(a, s);
-    body();
-    cudaEventRecord(b, s);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    st.SetIterationTime(ms * 1e-3);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-}
+using weft_perf::timed;
 
 __global__ void raw_triad(double* a, const double* b, const double* c, double s, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;

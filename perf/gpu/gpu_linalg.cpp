@@ -14,30 +14,14 @@
 
 #include <weft/algorithms.hpp>
 #include <weft/linalg.hpp>
+#include "timing.hpp"
 
 namespace {
 
 using Exec = weft::Cuda;
 long g_n = 8192;
 
-template <class Body>
-void timed(benchmark::State& st, Body&& body) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  const cudaStream_t s = Exec().cuda_stream();
-  for (auto _ : st) {
-    cudaEventRecord(a, s);
-    body();
-    cudaEventRecord(b, s);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    st.SetIterationTime(ms * 1e-3);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-}
+using weft_perf::timed;
 
 cublasHandle_t handle() {
   static cublasHandle_t h = [] {

@@ -43,9 +43,9 @@ using ::weft::AUTO;
 using ::weft::WithoutInitializing;
 
 namespace Experimental {
-using ::weft::MinMaxLoc;
 using ::weft::bhalf_t;
 using ::weft::half_t;
+using ::weft::MinMaxLoc;
 #if WEFT_COMPAT_HAS_ALGORITHMS
 using namespace ::weft::experimental;  // Kokkos::Experimental::copy_if, inclusive_scan, min_element, ...
 #endif

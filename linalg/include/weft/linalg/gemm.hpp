@@ -293,6 +293,21 @@ bool vendor_product(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, co
               stride_of(C, 1));
 }
 
+#if WEFT_HAS_CUDA
+/// cuBLAS on weft::Cuda unless the call asks for Weft's kernel: true when it ran; Impl::vendor raises when cuBLAS
+/// cannot take the operands as they are.
+template <class AV, class BV, class CV, class EV>
+bool try_cublas(const Cuda& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, Impl impl) {
+  if (impl == Impl::native || A.cols() == 0) return false;
+  if (vendor_product(exec, A, B, C, E, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return true;
+  if (impl == Impl::vendor)
+    throw Error(
+        "weft::linalg::matrix_product: cuBLAS cannot take these operands as they are (it needs unit stride along "
+        "rows or columns of A, B and C, and sizes below 2^31); use Impl::native or Impl::automatic");
+  return false;
+}
+#endif
+
 /// A float copy of a half_t/bhalf_t operand (for the host GEMM), with the same transposition and scale.
 template <class Exec, class V, class M = typename V::memory_space>
 MatOp<View<float**, LayoutRight, M>> widened(const Exec& exec, const MatOp<V>& x) {
@@ -332,13 +347,7 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
   if constexpr (is_float16_v<In>) {
 #if WEFT_HAS_CUDA
     if constexpr (std::is_same_v<Exec, Cuda>) {  // cublasGemmEx, float accumulation
-      if (impl != Impl::native && A.cols() > 0) {
-        if (vendor_product(exec, A, B, C, E, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return;
-        if (impl == Impl::vendor)
-          throw Error(
-              "weft::linalg::matrix_product: cuBLAS cannot take these 16-bit operands as they are (it needs unit "
-              "stride along rows or columns of A, B and C, and sizes below 2^31); use Impl::native");
-      }
+      if (try_cublas(exec, A, B, C, E, impl)) return;
     }
 #endif
     if (impl == Impl::vendor && A.cols() > 0)
@@ -364,14 +373,7 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
     }
 #if WEFT_HAS_CUDA
     if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T>) {
-      if (impl != Impl::native && A.cols() > 0) {
-        if (vendor_product(exec, A, B, C, E, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return;
-        if (impl == Impl::vendor)
-          throw Error(
-              "weft::linalg::matrix_product: cuBLAS cannot take these operands as they are (it needs unit "
-              "stride along rows or columns of A, B and C, and sizes below 2^31); use Impl::native or "
-              "Impl::automatic");
-      }
+      if (try_cublas(exec, A, B, C, E, impl)) return;
     }
 #endif
     if (impl == Impl::vendor && !Exec::impl_is_host_space)

@@ -34,6 +34,17 @@ struct Shape {
   static constexpr std::size_t shared_bytes = sizeof(T) * std::size_t(bk) * (lda + ldb) + 16;
 };
 
+/// A thread's place in the tensor-core warp layers: in its 32-lane MMA group (a warp; half a HIP wavefront),
+/// g = lane / 4 and t = lane % 4 as in the PTX fragment layouts; the 8 groups of a block own 32 x 32 tiles
+/// arranged 4 x 2, at rows r0 and columns c0 of the block tile.
+struct MmaLane {
+  int g, t, r0, c0;
+};
+WEFT_DEVICE inline MmaLane mma_lane() {
+  const int group = static_cast<int>(gpu::thread_rank() / 32u), l = static_cast<int>(gpu::thread_rank() % 32u);
+  return {l / 4, l % 4, (group / 2) * 32, (group % 2) * 32};
+}
+
 /// Warp layer, DMMA: a 128 x 64 block tile; 8 warps as 4 x 2, each owning a 32 x 32 tile (4 x 4 fragments,
 /// so that 8 fragment loads feed 16 MMAs per k-step). With lda, ldb = 4 (mod 16) doubles, the 16 lanes of a
 /// half-warp (t < 4, 4 values of g) read 16 distinct banks. "Warp" here is 32 threads, the MMA's group: on HIP's
@@ -44,8 +55,7 @@ struct DmmaWarp {
   using S = Shape<double, 128, 64>;
   double acc[4][4][2] = {};
   WEFT_DEVICE void multiply(const double* As, const double* Bs) {
-    const int warp = static_cast<int>(gpu::thread_rank() / 32u), l = static_cast<int>(gpu::thread_rank() % 32u);
-    const int g = l / 4, t = l % 4, r0 = (warp / 2) * 32, c0 = (warp % 2) * 32;
+    const auto [g, t, r0, c0] = mma_lane();
     for (int kk = 0; kk < S::bk; kk += 4) {
       double a[4], b[4];
       for (int fi = 0; fi < 4; ++fi) a[fi] = gpu::shared_load(As + (kk + t) * S::lda + r0 + fi * 8 + g);
@@ -57,8 +67,7 @@ struct DmmaWarp {
   /// Calls out(row, col, value) for each accumulator this lane holds (tile coordinates).
   template <class Out>
   WEFT_DEVICE void store(const Out& out) const {
-    const int warp = static_cast<int>(gpu::thread_rank() / 32u), l = static_cast<int>(gpu::thread_rank() % 32u);
-    const int g = l / 4, t = l % 4, r0 = (warp / 2) * 32, c0 = (warp % 2) * 32;
+    const auto [g, t, r0, c0] = mma_lane();
     for (int fi = 0; fi < 4; ++fi)
       for (int fj = 0; fj < 4; ++fj)
         for (int q = 0; q < 2; ++q) out(r0 + fi * 8 + g, c0 + fj * 8 + 2 * t + q, acc[fi][fj][q]);
@@ -101,8 +110,7 @@ struct MmaF16Warp {
   using S = Shape<In, 128, 64>;
   float acc[2][4][4] = {};
   WEFT_DEVICE void multiply(const In* As, const In* Bs) {
-    const int warp = static_cast<int>(gpu::thread_rank() / 32u), l = static_cast<int>(gpu::thread_rank() % 32u);
-    const int g = l / 4, t = l % 4, r0 = (warp / 2) * 32, c0 = (warp % 2) * 32;
+    const auto [g, t, r0, c0] = mma_lane();
     auto pair = [](const In* p, int ld) { return gpu::pack2(gpu::shared_load(p), gpu::shared_load(p + ld)); };
     for (int kk = 0; kk < S::bk; kk += 16) {
       std::uint32_t a[2][4], b[4][2];
@@ -124,8 +132,7 @@ struct MmaF16Warp {
   }
   template <class Out>
   WEFT_DEVICE void store(const Out& out) const {
-    const int warp = static_cast<int>(gpu::thread_rank() / 32u), l = static_cast<int>(gpu::thread_rank() % 32u);
-    const int g = l / 4, t = l % 4, r0 = (warp / 2) * 32, c0 = (warp % 2) * 32;
+    const auto [g, t, r0, c0] = mma_lane();
     for (int fi = 0; fi < 2; ++fi)
       for (int fj = 0; fj < 4; ++fj)
         for (int q = 0; q < 4; ++q) out(r0 + fi * 16 + g + 8 * (q / 2), c0 + fj * 8 + 2 * t + q % 2, acc[fi][fj][q]);
