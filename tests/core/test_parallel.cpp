@@ -212,6 +212,80 @@ TEST_CASE_TEMPLATE("parallel_scan: exclusive and inclusive, with totals, against
   CHECK(weft_test::on_host(total_view)() == 45.0f);
 }
 
+// A scan whose join is associative but not commutative: the value is the run of indices [first, last] joined
+// so far; joining runs that are not adjacent in index order (or in the wrong order) poisons the value. The pad
+// changes the value's size, which changes how many indices a GPU thread takes (8, 5, 2 and 1 here).
+template <int B>
+struct RunPad {
+  char pad[B];
+};
+template <>
+struct RunPad<0> {};
+template <int B>
+struct Run : RunPad<B> {
+  std::int32_t first, last;  // first == -1: empty; first == -2: runs joined out of order
+};
+struct RunTag {};
+
+template <class E, int B>
+struct RunScan {
+  using value_type = Run<B>;
+  weft::View<std::int32_t*, E> ok;
+  std::int64_t begin;
+  WEFT_INLINE_FUNCTION void init(value_type& v) const { v.first = v.last = -1; }
+  WEFT_INLINE_FUNCTION void join(value_type& d, const value_type& s) const {
+    if (s.first == -1) return;
+    if (d.first == -1) {
+      d.first = s.first;
+      d.last = s.last;
+    } else if (d.first == -2 || s.first == -2 || d.last + 1 != s.first) {
+      d.first = -2;
+    } else {
+      d.last = s.last;
+    }
+  }
+  WEFT_INLINE_FUNCTION void operator()(RunTag, std::int64_t i, value_type& u, bool final) const {
+    const auto k = static_cast<std::int32_t>(i - begin);
+    if (final) ok(k) = (k == 0 ? u.first == -1 : u.first == 0 && u.last == k - 1) ? 1 : 0;
+    value_type mine;
+    mine.first = mine.last = k;
+    join(u, mine);
+  }
+};
+
+template <class E, int B>
+void check_run_scan() {
+  INFO("value of " << sizeof(Run<B>) << " bytes");
+  for (const std::int64_t n : {0, 1, 2, 2047, 2049, 100003, 300007}) {
+    INFO("n = " << n);
+    const std::int64_t begin = 3;
+    weft::View<std::int32_t*, E> ok("ok", n);
+    RunScan<E, B> f{ok, begin};
+    Run<B> total;
+    total.first = total.last = 7;
+    weft::parallel_scan("runs", weft::RangePolicy<E, RunTag>(begin, begin + n), f, total);
+    auto h = weft_test::on_host(ok);
+    std::int64_t bad = 0;
+    for (std::int64_t k = 0; k < n; ++k) bad += h(k) != 1;
+    CHECK(bad == 0);
+    CHECK(total.first == (n ? 0 : -1));
+    if (n) CHECK(total.last == n - 1);
+    weft::View<Run<B>, E> tv("total_view");
+    weft::parallel_scan("runs_view_total", weft::RangePolicy<E, RunTag>(begin, begin + n), f, tv);
+    const Run<B> t = weft_test::on_host(tv)();
+    CHECK(t.first == total.first);
+    CHECK(t.last == total.last);
+  }
+}
+
+TEST_CASE_TEMPLATE("parallel_scan joins in index order (a non-commutative join, values of 8 to 72 bytes)", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  check_run_scan<E, 0>();
+  check_run_scan<E, 1>();
+  check_run_scan<E, 24>();
+  check_run_scan<E, 64>();
+}
+
 TEST_CASE_TEMPLATE("nested dispatch inside a kernel runs inline", E, WEFT_TEST_HOST_SPACES) {
   weft::View<int*, E> out("out", 8);
   weft::parallel_for(

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <weft/gpu/block.hpp>
+#include <weft/gpu/parallel_scan.hpp>
 #include <weft/gpu/pool.hpp>
 #include <weft/gpu/warp.hpp>
 
@@ -303,6 +304,114 @@ TEST_CASE("teams: nested ranges, vector lanes, scans, broadcasts, single, level-
   CHECK(total == 499L * 500 / 2);
   CHECK_THROWS_WITH_AS(weft::parallel_for("bad_vector", weft::TeamPolicy<Dev>(1, 1, 3), WEFT_LAMBDA(const member&){}),
                        doctest::Contains("vector length 3 is not a power of two"), weft::Error);
+}
+
+// ---- the scan's decoupled look-back, driven with tile states set by hand ---------------------------------
+// Hop = the run of tiles [first, last] joined so far and how many published values were joined: a join out
+// of tile order poisons it (first = -2), and `count` shows where the walk stopped.
+struct Hop {
+  int first, last, count;  // first == -1: empty
+};
+struct HopAdaptor {
+  using value_type = Hop;
+  static constexpr bool is_array = false;
+  WEFT_DEVICE void init(Hop* v) const { *v = Hop{-1, -1, 0}; }
+  WEFT_DEVICE void join(Hop* d, const Hop* s) const {
+    if (s->first == -1) return;
+    if (d->first == -1)
+      *d = *s;
+    else if (d->first == -2 || s->first == -2 || d->last + 1 != s->first)
+      d->first = -2;
+    else
+      *d = Hop{d->first, s->last, d->count + s->count};
+  }
+};
+struct NoFunctor {
+  WEFT_DEVICE void operator()(int, Hop&, bool) const {}
+};
+using ScanK = weft::impl::GpuScanKernel<NoFunctor, HopAdaptor, weft::RangePolicy<Dev>>;
+
+struct LookBackProbe {
+  ScanK k;
+  unsigned tile;
+  Hop aggregate;
+  Hop* exclusive;
+  WEFT_DEVICE void operator()() const {
+    Hop* slot = reinterpret_cast<Hop*>(weft::gpu::dynamic_shared());
+    k.look_back(tile, aggregate, slot);
+    if (weft::gpu::thread_rank() == 0) *exclusive = weft::gpu::shared_load(slot);
+  }
+};
+
+TEST_CASE("scan look-back: stops at the nearest inclusive prefix, joins aggregates in tile order, spans windows") {
+  constexpr unsigned A = weft::impl::scan_flag_aggregate, P = weft::impl::scan_flag_prefix;
+  struct Case {
+    const char* what;
+    unsigned tile;
+    std::vector<int> prefix_tiles;  // tiles below `tile` that show P; the others show A
+    int expect_count;
+  };
+  const Case cases[] = {
+      {"P four windows back", 99, {5}, 1 + 93},
+      {"no P at all: walks past tile 0", 99, {}, 99},
+      {"several P in the nearest window", 99, {5, 70, 90}, 1 + 8},
+      {"P on the nearest tile", 99, {40, 98}, 1},
+      {"tile 0 needs no look-back", 0, {}, 0},
+      {"short walk from tile 3", 3, {}, 3},
+  };
+  for (const Case& c : cases) {
+    for (const bool last : {false, true}) {
+      const std::string what = std::string(c.what) + (last ? ", last tile" : "");
+      INFO(what);
+      const unsigned tiles = c.tile + 1;
+      weft::View<unsigned*, Dev> flags("flags", tiles);
+      weft::View<Hop*, Dev> aggregates("aggregates", tiles), prefixes("prefixes", tiles), out("out", 2);
+      auto hf = weft::create_mirror_view(flags);
+      auto ha = weft::create_mirror_view(aggregates);
+      auto hp = weft::create_mirror_view(prefixes);
+      for (unsigned t = 0; t < c.tile; ++t) {
+        hf(t) = A;
+        ha(t) = Hop{int(t), int(t), 1};
+        hp(t) = Hop{-2, -2, 1000};  // never to be read
+      }
+      for (const int t : c.prefix_tiles) {
+        hf(t) = P;
+        hp(t) = Hop{0, t, 1};
+      }
+      hf(c.tile) = 0;
+      weft::deep_copy(flags, hf);
+      weft::deep_copy(aggregates, ha);
+      weft::deep_copy(prefixes, hp);
+      auto hout = weft::create_mirror_view(out);
+      hout(0) = hout(1) = Hop{-3, -3, -3};
+      weft::deep_copy(out, hout);
+      const std::int64_t n = last ? std::int64_t(tiles) * ScanK::Shape::tile : std::int64_t(1) << 40;
+      ScanK k{NoFunctor{}, HopAdaptor{}, 0, n, nullptr, flags.data(), aggregates.data(), prefixes.data(),
+              out.data() + 1};
+      const Hop mine{int(c.tile), int(c.tile), 1};
+      Shape s;
+      s.block = {unsigned(weft::gpu::warp_size), 1, 1};
+      s.shared_bytes = sizeof(Hop);
+      Vendor::launch(Dev(), "look_back", s, LookBackProbe{k, c.tile, mine, out.data()});
+      const auto ex = to_host(out);
+      const auto f = to_host(flags);
+      const auto ag = to_host(aggregates);
+      const auto pr = to_host(prefixes);
+      if (c.tile == 0) {
+        CHECK(ex(0).first == -1);
+      } else {
+        CHECK(ex(0).first == 0);
+        CHECK(ex(0).last == int(c.tile) - 1);
+      }
+      CHECK(ex(0).count == c.expect_count);
+      CHECK(f(c.tile) == P);
+      if (c.tile > 0) CHECK(ag(c.tile).first == int(c.tile));
+      CHECK(pr(c.tile).first == 0);
+      CHECK(pr(c.tile).last == int(c.tile));
+      CHECK(pr(c.tile).count == c.expect_count + 1);
+      CHECK(ex(1).first == (last ? 0 : -3));  // the last tile writes the total
+    }
+  }
 }
 
 TEST_CASE("results do not depend on the order blocks run in (GpuEmu shuffled block order)") {

@@ -291,8 +291,15 @@ inline void parallel_scan(std::string_view label, const P& policy, const F& f, T
   static_assert(!std::is_const_v<Total>, "weft::parallel_scan: the total argument is const");
   const auto p = impl::to_policy(policy);
   if constexpr (is_view_v<Total>) {
+    // The total is written where the View lives: by the kernel itself when the space can reach it, else
+    // copied there (a device View is never dereferenced on the host).
     static_assert(Total::R == 0, "weft::parallel_scan: a View total must have rank 0");
-    parallel_scan(label, p, f, *total.data());
+    if constexpr (impl::ReducingFunctor<F>)
+      impl::run_scan(label, p, f,
+                     impl::FunctorAdaptor<F>{&f, impl::functor_value_count(f), total.data(),
+                                             &impl::write_result_bytes<typename Total::memory_space>});
+    else
+      impl::run_scan(label, p, f, impl::ReducerAdaptor<decltype(impl::as_reducer(total))>{impl::as_reducer(total)});
   } else if constexpr (impl::ReducingFunctor<F>) {
     using FA = impl::FunctorAdaptor<F>;
     typename FA::value_type* target;

@@ -3,6 +3,7 @@
 // emulator (GpuEmu). On CUDA/HIP each is the vendor intrinsic; under emulation each calls the emulator.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -171,6 +172,47 @@ WEFT_DEVICE inline void shared_store(T* p, const T& v) {
   emu::shared_access(p, sizeof(T), true);
 #endif
   *p = v;
+}
+
+/// Inter-block signalling (the scan's look-back): a flag store publishes every global write of the thread made
+/// before it (a device-scope fence, then a store that bypasses L1); a flag load sees the latest value, and after
+/// acquire_fence() the loads of what it guards (through load_coherent, which also bypasses L1) see their writes.
+WEFT_DEVICE inline void store_flag(unsigned* p, unsigned v) {
+#if WEFT_GPU_VENDOR_INTRINSICS
+  threadfence();
+  *static_cast<volatile unsigned*>(p) = v;
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+WEFT_DEVICE inline unsigned load_flag(const unsigned* p) {
+#if WEFT_GPU_VENDOR_INTRINSICS
+  return *static_cast<const volatile unsigned*>(p);
+#else
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+WEFT_DEVICE inline void acquire_fence() { threadfence(); }
+template <class T>
+WEFT_DEVICE inline T load_coherent(const T* p) {
+  static_assert(std::is_trivially_copyable_v<T>, "weft::gpu::load_coherent needs a trivially copyable type");
+#if WEFT_GPU_VENDOR_INTRINSICS
+  T r;
+  if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+    std::uint32_t w[sizeof(T) / 4];
+    for (std::size_t k = 0; k < sizeof(T) / 4; ++k)
+      w[k] = static_cast<const volatile std::uint32_t*>(static_cast<const void*>(p))[k];
+    __builtin_memcpy(&r, w, sizeof(T));
+  } else {
+    unsigned char b[sizeof(T)];
+    for (std::size_t k = 0; k < sizeof(T); ++k)
+      b[k] = static_cast<const volatile unsigned char*>(static_cast<const void*>(p))[k];
+    __builtin_memcpy(&r, b, sizeof(T));
+  }
+  return r;
+#else
+  return *p;  // ordered by the acquiring flag load
+#endif
 }
 
 WEFT_DEVICE inline unsigned lane_id() { return thread_rank() % warp_size; }

@@ -1,5 +1,7 @@
 // Warp-wide primitives on the intrinsics layer: reduce and inclusive scan of any trivially copyable value
-// with any Weft reducer adaptor (join order is lane order, so results are deterministic).
+// with any Weft reducer adaptor. The reduction joins in a fixed tree (lane l with lane l + d, d = 16, 8, ...):
+// deterministic, but it assumes a commutative join, as every Weft reduction does; the scan joins in lane order
+// and needs only associativity.
 #pragma once
 
 #include <weft/gpu/intrinsics.hpp>
