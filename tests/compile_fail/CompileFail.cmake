@@ -19,3 +19,5 @@ weft_compile_fail(scan_wrong_signature "parallel_scan: the functor must be calla
 weft_compile_fail(view_extent_count "weft::View: give exactly the runtime extents")
 weft_compile_fail(subview_arg_count "weft::subview: give one argument")
 weft_compile_fail(deep_copy_rank "weft::deep_copy: the two views have different ranks")
+weft_compile_fail(epilogue_wrong_signature "matrix_product: the epilogue must be callable as f\\(i, j, ab\\)")
+target_link_libraries(cf_epilogue_wrong_signature PRIVATE Weft::linalg)

@@ -442,6 +442,114 @@ TEST_CASE_TEMPLATE("matrix_product with half_t and bhalf_t A and B into float C 
     CHECK_THROWS_WITH_AS(la::matrix_product(E(), X, Y, Z, la::Impl::vendor), doctest::Contains("16-bit"), weft::Error);
 }
 
+namespace {
+/// alpha op(A) op(B) in long double, and sum |a b| (for the error bound), row-major m x n.
+template <class T>
+void reference_product(const std::vector<T>& a, bool at, const std::vector<T>& b, bool bt, long m, long n, long k,
+                       long double alpha, std::vector<long double>& ab, std::vector<long double>& mag) {
+  ab.assign(m * n, 0);
+  mag.assign(m * n, 0);
+  for (long i = 0; i < m; ++i)
+    for (long j = 0; j < n; ++j)
+      for (long p = 0; p < k; ++p) {
+        const long double x = at ? a[p * m + i] : a[i * k + p], y = bt ? b[j * k + p] : b[p * n + j];
+        ab[i * n + j] += alpha * x * y;
+        mag[i * n + j] += std::fabs(alpha * x * y);
+      }
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("matrix_product epilogues: bias + ReLU, f(ab, E) with E = C and E apart, 16-bit inputs", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  std::vector<la::Impl> impls{la::Impl::native, la::Impl::automatic};
+  if (la::has_vendor_blas() && weft_test::is_host_space_v<E>) impls.push_back(la::Impl::vendor);
+#if WEFT_HAS_CUDA
+  if constexpr (std::is_same_v<E, weft::Cuda>) impls.push_back(la::Impl::vendor);  // cuBLAS, then one pass
+#endif
+  const double eps = std::numeric_limits<double>::epsilon();
+  // 150 x 70 x 300: k spans two of the host kernel's k-blocks, so the epilogue must wait for the last one.
+  for (const auto& shape : {std::array<long, 3>{257, 131, 67}, std::array<long, 3>{150, 70, 300},
+                            std::array<long, 3>{7, 9, 0}, std::array<long, 3>{1, 33, 5}}) {
+    const long m = shape[0], n = shape[1], k = shape[2];
+    for (la::Impl impl : impls) {
+      INFO("shape ", m, " x ", n, " x ", k, ", impl ", static_cast<int>(impl));
+      std::vector<double> a, b, bias, e, e3;
+      auto A = random_matrix<double, weft::LayoutLeft, M>("A", m, k, 71, a);
+      auto B = random_matrix<double, weft::LayoutRight, M>("B", k, n, 72, b);
+      auto Bias = random_matrix<double, weft::LayoutRight, M>("bias", 1, n, 73, bias);
+      std::vector<long double> ab, mag;
+      reference_product(a, false, b, false, m, n, k, 0.5L, ab, mag);
+      // C = max(0, 0.5 A B + bias(j) - i / 16), into a C full of NaN
+      weft::View<double**, weft::LayoutLeft, M> C("C", m, n);
+      weft::deep_copy(C, std::numeric_limits<double>::quiet_NaN());
+      la::matrix_product(E(), A, la::scaled(0.5, B), C, la::epilogue(WEFT_LAMBDA(long i, long j, double x) {
+                           const double v = x + Bias(0, j) - double(i) / 16;
+                           return v > 0 ? v : 0.0;
+                         }),
+                         impl);
+      auto h = weft_test::on_host(C);
+      long bad = 0;
+      for (long i = 0; i < m; ++i)
+        for (long j = 0; j < n; ++j) {
+          const long double v = ab[i * n + j] + bias[j] - (long double)i / 16;
+          const long double tol = 2.0L * (k + 4) * eps * (mag[i * n + j] + std::fabs((long double)bias[j]) + i);
+          bad += !(std::fabs(h(i, j) - (v > 0 ? v : 0.0L)) <= tol);
+        }
+      CHECK(bad == 0);
+      // C = 0.25 C - A B: the E operand is C itself, and f sees its old value
+      auto C2 = random_matrix<double, weft::LayoutRight, M>("C2", m, n, 74, e);
+      la::matrix_product(E(), A, la::scaled(0.5, B), C2, C2,
+                         la::epilogue(WEFT_LAMBDA(long, long, double x, double old) { return 0.25 * old - x; }), impl);
+      auto h2 = weft_test::on_host(C2);
+      bad = 0;
+      for (long i = 0; i < m; ++i)
+        for (long j = 0; j < n; ++j) {
+          const long double want = 0.25L * e[i * n + j] - ab[i * n + j];
+          bad += !(std::fabs(h2(i, j) - want) <= 2.0L * (k + 4) * eps * (mag[i * n + j] + std::fabs(e[i * n + j])));
+        }
+      CHECK(bad == 0);
+      // C = (A B) * E with E a different View: not linear in E, so no BLAS beta can stand in for it
+      auto E3 = random_matrix<double, weft::LayoutLeft, M>("E3", m, n, 75, e3);
+      weft::View<double**, weft::LayoutRight, M> C3("C3", m, n);
+      weft::deep_copy(C3, std::numeric_limits<double>::quiet_NaN());
+      la::matrix_product(E(), A, la::scaled(0.5, B), E3, C3,
+                         la::epilogue(WEFT_LAMBDA(long, long, double x, double f) { return x * f; }), impl);
+      auto h3 = weft_test::on_host(C3);
+      bad = 0;
+      for (long i = 0; i < m; ++i)
+        for (long j = 0; j < n; ++j) {
+          const long double want = ab[i * n + j] * e3[i * n + j];
+          bad += !(std::fabs(h3(i, j) - want) <= 2.0L * (k + 4) * eps * mag[i * n + j] + 1e-300L);
+        }
+      CHECK(bad == 0);
+    }
+  }
+  // 16-bit inputs into float C with an epilogue (tensor-core tiles on GPUs, float copies on the host)
+  const long m = 70, n = 45, k = 40;
+  weft::View<weft::bhalf_t**, weft::LayoutRight, M> A16("A16", m, k), B16("B16", k, n);
+  auto ha = weft::create_mirror_view(A16);
+  auto hb = weft::create_mirror_view(B16);
+  const auto va = weft_test::random_values<float>(static_cast<std::size_t>(m * k), 81),
+             vb = weft_test::random_values<float>(static_cast<std::size_t>(k * n), 82);
+  std::vector<float> af(m * k), bf(k * n);
+  for (long i = 0; i < m * k; ++i) af[i] = float(ha(i / k, i % k) = weft::bhalf_t(va[i]));
+  for (long i = 0; i < k * n; ++i) bf[i] = float(hb(i / n, i % n) = weft::bhalf_t(vb[i]));
+  weft::deep_copy(A16, ha);
+  weft::deep_copy(B16, hb);
+  weft::View<float**, weft::LayoutRight, M> C16("C16", m, n);
+  la::matrix_product(E(), A16, B16, C16, la::epilogue(WEFT_LAMBDA(long, long j, float x) { return 2 * x + float(j); }));
+  std::vector<long double> ab, mag;
+  reference_product(af, false, bf, false, m, n, k, 1.0L, ab, mag);
+  auto h16 = weft_test::on_host(C16);
+  long bad = 0;
+  for (long i = 0; i < m; ++i)
+    for (long j = 0; j < n; ++j)
+      bad += !(std::fabs(h16(i, j) - (2 * ab[i * n + j] + j)) <=
+               4.0L * (k + 4) * std::numeric_limits<float>::epsilon() * (mag[i * n + j] + j));
+  CHECK(bad == 0);
+}
+
 TEST_CASE_TEMPLATE("matrix_product on complex<double> (host spaces)", E, WEFT_TEST_HOST_SPACES) {
   using C = std::complex<double>;
   const long m = 33, n = 17, k = 41;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <weft/linalg/blas1.hpp>
+#include <weft/linalg/epilogue.hpp>
 #include <weft/weft.hpp>
 #if WEFT_HAS_CUDA || WEFT_HAS_HIP || WEFT_HAS_GPU_EMU
 #define WEFT_IMPL_LINALG_GPU 1
@@ -151,9 +152,11 @@ void micro_kernel(bool simd, long kc, const T* a, const T* b, T* ct) noexcept {
   micro_kernel_portable<T, Bk::mr, Bk::nr>(kc, a, b, ct);
 }
 
-/// Weft's host GEMM: C = (first k-block: E or 0) + alpha_a alpha_b op(A) op(B), any layouts.
-template <class Exec, class AV, class BV, class CV, class EV>
-void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E) {
+/// Weft's host GEMM: C = ep(i, j, alpha_a alpha_b op(A) op(B), E), any layouts. The default epilogue (E + ab) is
+/// the first k-block's starting value; another one is applied as the last k-block is stored.
+template <class Exec, class AV, class BV, class CV, class EV, class Ep = PlusE>
+void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E,
+               const Ep& ep = Ep()) {
   using T = typename CV::non_const_value_type;
   using Bk = gemm_blocking<T>;
   constexpr int MR = Bk::mr, NR = Bk::nr;
@@ -161,11 +164,23 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
   const bool simd = cpu_has_avx2_fma();
   const T alpha = A.alpha * B.alpha;
   if (m == 0 || n == 0) return;
-  if (k == 0) {  // C = E (or 0)
+  const bool has_e = E != nullptr;
+  const EV ev = E ? *E : EV();
+  if (k == 0) {  // C = E (or 0), through the epilogue
     parallel_for("weft::linalg::matrix_product (k = 0)", RangePolicy<Exec, IndexType<long>>(exec, 0, m), [=](long i) {
-      for (long j = 0; j < n; ++j) C(i, j) = E ? (*E)(i, j) : T(0);
+      for (long j = 0; j < n; ++j) C(i, j) = ep(i, j, T(0), ev, has_e);
     });
     return;
+  }
+  if constexpr (!Ep::linear) {
+    // E is read as the last k-block is stored, after earlier k-blocks have accumulated into C: when E is C, keep a
+    // copy of it.
+    if (E && k > Bk::kc && static_cast<const void*>(E->data()) == static_cast<const void*>(C.data())) {
+      const View<T**, LayoutRight, typename CV::memory_space> e_copy(
+          view_alloc(WithoutInitializing, C.label() + " (E for the epilogue)"), m, n);
+      deep_copy(exec, e_copy, *E);
+      return host_gemm(exec, A, B, C, &e_copy, ep);
+    }
   }
   const long kc_max = std::min<long>(Bk::kc, k), nc_max = std::min<long>(Bk::nc, (n + NR - 1) / NR * NR);
   const long m_pad = (m + MR - 1) / MR * MR;
@@ -182,7 +197,7 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
     const long npanels = (nc + NR - 1) / NR;
     for (long pc = 0; pc < k; pc += Bk::kc) {
       const long kc = std::min<long>(Bk::kc, k - pc);
-      const bool first = pc == 0;
+      const bool first = pc == 0, last = pc + kc >= k;
       // Pack B(pc:pc+kc, jc:jc+nc) into NR-wide panels, zero-padded, scaled by alpha.
       parallel_for("weft::linalg::matrix_product (pack B)", RangePolicy<Exec, IndexType<long>>(exec, 0, npanels),
                    [=](long jp) {
@@ -214,7 +229,12 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
                          for (long i = 0; i < rn; ++i)
                            for (long j = 0; j < jn; ++j) {
                              T& c = C(r0 + i, j0 + j);
-                             c = (first ? (E ? (*E)(r0 + i, j0 + j) : T(0)) : c) + ct[i * NR + j];
+                             if constexpr (Ep::linear) {
+                               c = (first ? (has_e ? T(ev(r0 + i, j0 + j)) : T(0)) : c) + ct[i * NR + j];
+                             } else {
+                               const T v = (first ? T(0) : c) + ct[i * NR + j];
+                               c = last ? ep(r0 + i, j0 + j, v, ev, has_e) : v;
+                             }
                            }
                        }
                      }
@@ -225,10 +245,12 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
 
 /// Device spaces: Weft's tiled GPU kernel (gpu_gemm.hpp: DMMA tensor-core tiles for double on CUDA and GpuEmu,
 /// register-tiled SIMT otherwise).
-template <class Exec, class AV, class BV, class CV, class EV>
-void device_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E) {
+template <class Exec, class AV, class BV, class CV, class EV, class Ep>
+void device_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, const Ep& ep) {
 #if WEFT_IMPL_LINALG_GPU
-  gpu_gemm::run(exec, A.view, A.trans, B.view, B.trans, C, E, A.alpha * B.alpha);
+  using T = typename CV::non_const_value_type;
+  gpu_gemm::run(exec, A.view, A.trans, B.view, B.trans, C, E, A.alpha * B.alpha,
+                gpu_gemm::mma_default_v<typename AV::non_const_value_type, T>, ep);
 #else
   static_assert(sizeof(Exec) == 0, "weft::linalg::matrix_product: no GPU backend in this build");
 #endif
@@ -293,13 +315,47 @@ bool vendor_product(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, co
               stride_of(C, 1));
 }
 
+/// C(i, j) = ep(i, j, C(i, j), E) over C on exec: a user epilogue after a vendor GEMM has left the product in C.
+template <class Exec, class CV, class EV, class Ep>
+void apply_epilogue(const Exec& exec, const CV& C, const EV* E, const Ep& ep) {
+  using T = typename CV::non_const_value_type;
+  const bool has_e = E != nullptr;
+  const EV e = E ? *E : EV();
+  parallel_for(
+      "weft::linalg::matrix_product (epilogue)",
+      MDRangePolicy<Exec, Rank<2>>(exec, {0L, 0L}, {static_cast<long>(C.extent(0)), static_cast<long>(C.extent(1))}),
+      WEFT_LAMBDA(std::int64_t i, std::int64_t j) { C(i, j) = ep(i, j, T(C(i, j)), e, has_e); });
+}
+
+/// vendor_product with an epilogue: the default one is the BLAS's own beta = 1; a user one runs as one pass over C
+/// after the BLAS has stored the product (on a copy of E when E is C).
+template <class Exec, class AV, class BV, class CV, class EV, class Ep, class Gemm>
+bool vendor_product(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, const Ep& ep,
+                    Gemm&& gemm) {
+  if constexpr (Ep::linear) {
+    return vendor_product(exec, A, B, C, E, gemm);
+  } else {
+    using T = typename CV::non_const_value_type;
+    if (E && static_cast<const void*>(E->data()) == static_cast<const void*>(C.data())) {
+      const View<T**, LayoutRight, typename CV::memory_space> e_copy(
+          view_alloc(WithoutInitializing, C.label() + " (E for the epilogue)"), C.extent(0), C.extent(1));
+      deep_copy(exec, e_copy, *E);
+      return vendor_product(exec, A, B, C, &e_copy, ep, gemm);
+    }
+    if (!vendor_product(exec, A, B, C, static_cast<const CV*>(nullptr), gemm)) return false;
+    apply_epilogue(exec, C, E, ep);
+    return true;
+  }
+}
+
 #if WEFT_HAS_CUDA
 /// cuBLAS on weft::Cuda unless the call asks for Weft's kernel: true when it ran; Impl::vendor raises when cuBLAS
 /// cannot take the operands as they are.
-template <class AV, class BV, class CV, class EV>
-bool try_cublas(const Cuda& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, Impl impl) {
+template <class AV, class BV, class CV, class EV, class Ep>
+bool try_cublas(const Cuda& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, Impl impl,
+                const Ep& ep) {
   if (impl == Impl::native || A.cols() == 0) return false;
-  if (vendor_product(exec, A, B, C, E, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return true;
+  if (vendor_product(exec, A, B, C, E, ep, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return true;
   if (impl == Impl::vendor)
     throw Error(
         "weft::linalg::matrix_product: cuBLAS cannot take these operands as they are (it needs unit stride along "
@@ -321,9 +377,9 @@ MatOp<View<float**, LayoutRight, M>> widened(const Exec& exec, const MatOp<V>& x
   return {w, x.trans, x.alpha};
 }
 
-template <class Exec, class AV, class BV, class CV, class EV>
-void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E,
-                         Impl impl) {
+template <class Exec, class AV, class BV, class CV, class EV, class Ep = PlusE>
+void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, Impl impl,
+                         const Ep& ep = Ep()) {
   using T = typename CV::non_const_value_type;
   using In = typename AV::non_const_value_type;
   static_assert(CV::R == 2, "weft::linalg::matrix_product: C must be a rank-2 View");
@@ -347,7 +403,7 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
   if constexpr (is_float16_v<In>) {
 #if WEFT_HAS_CUDA
     if constexpr (std::is_same_v<Exec, Cuda>) {  // cublasGemmEx, float accumulation
-      if (try_cublas(exec, A, B, C, E, impl)) return;
+      if (try_cublas(exec, A, B, C, E, impl, ep)) return;
     }
 #endif
     if (impl == Impl::vendor && A.cols() > 0)
@@ -355,15 +411,15 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
                   "\" and \"" + B.view.label() +
                   "\", but only cuBLAS (weft::Cuda) takes 16-bit inputs; use Impl::native");
     if constexpr (Exec::impl_is_host_space)
-      host_gemm(exec, widened(exec, A), widened(exec, B), C, E);  // the host has no 16-bit arithmetic: float copies
+      host_gemm(exec, widened(exec, A), widened(exec, B), C, E, ep);  // the host has no 16-bit arithmetic
     else
-      device_gemm(exec, A, B, C, E);
+      device_gemm(exec, A, B, C, E, ep);
   } else {
     if constexpr (Exec::impl_is_host_space && vendor_type_v<T>) {
       if (has_vendor_blas() && A.cols() > 0 &&
           wants_vendor<T>(impl, "gemm", 2.0 * double(C.extent(0)) * double(C.extent(1)) * double(A.cols()))) {
         exec.fence();
-        if (vendor_product(exec, A, B, C, E, [](auto&&... x) { return vendor_gemm(x...); })) return;
+        if (vendor_product(exec, A, B, C, E, ep, [](auto&&... x) { return vendor_gemm(x...); })) return;
         if (impl == Impl::vendor)
           throw Error("weft::linalg::matrix_product: the vendor BLAS (" + std::string(vendor_blas_name()) +
                       ") cannot take these operands as they are (it needs unit stride along rows or columns); use "
@@ -373,7 +429,7 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
     }
 #if WEFT_HAS_CUDA
     if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T>) {
-      if (try_cublas(exec, A, B, C, E, impl)) return;
+      if (try_cublas(exec, A, B, C, E, impl, ep)) return;
     }
 #endif
     if (impl == Impl::vendor && !Exec::impl_is_host_space)
@@ -384,9 +440,9 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
           "weft::linalg::matrix_product: Impl::vendor asked for, but Weft was built without a vendor BLAS "
           "(Debian: apt-get install libopenblas-dev, then reconfigure)");
     if constexpr (Exec::impl_is_host_space)
-      host_gemm(exec, A, B, C, E);
+      host_gemm(exec, A, B, C, E, ep);
     else
-      device_gemm(exec, A, B, C, E);
+      device_gemm(exec, A, B, C, E, ep);
   }
 }
 
@@ -465,6 +521,34 @@ void matrix_product(const Exec& exec, const A& a, const B& b, const C& c, Impl i
     impl::batched_product_impl(exec, impl::as_batched(a), impl::as_batched(b), c, static_cast<const C*>(nullptr), impl);
   else
     impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, static_cast<const C*>(nullptr), impl);
+}
+/// C(i, j) = f(i, j, (A B)(i, j)) for an epilogue(f): a bias, an activation, a scale, fused into the store of C.
+template <ExecutionSpace Exec, class A, class B, class C, class F>
+requires is_view_v<C>
+void matrix_product(const Exec& exec, const A& a, const B& b, const C& c, const Epilogue<F>& ep,
+                    Impl impl = Impl::automatic) {
+  static_assert(C::R == 2, "weft::linalg::matrix_product: epilogues take rank-2 products (not batched ones)");
+  using T = typename C::non_const_value_type;
+  static_assert(std::is_invocable_v<const F&, long, long, T>,
+                "weft::linalg::matrix_product: the epilogue must be callable as f(i, j, ab) with ab of C's element "
+                "type (f(i, j, ab, e) is for the overload with an E operand)");
+  if constexpr (C::R == 2 && std::is_invocable_v<const F&, long, long, T>)
+    impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, static_cast<const C*>(nullptr), impl,
+                              impl::UserEpilogue<F, false>{ep.f});
+}
+/// C(i, j) = f(i, j, (A B)(i, j), E(i, j)) for an epilogue(f) (E may be C itself: f sees its old value).
+template <ExecutionSpace Exec, class A, class B, class E, class C, class F>
+requires(is_view_v<E>&& is_view_v<C>) void matrix_product(const Exec& exec, const A& a, const B& b, const E& e,
+                                                          const C& c, const Epilogue<F>& ep,
+                                                          Impl impl = Impl::automatic) {
+  static_assert(C::R == 2, "weft::linalg::matrix_product: epilogues take rank-2 products (not batched ones)");
+  using T = typename C::non_const_value_type;
+  static_assert(std::is_invocable_v<const F&, long, long, T, T>,
+                "weft::linalg::matrix_product: with an E operand the epilogue must be callable as f(i, j, ab, e) "
+                "with ab and e of C's element type");
+  if constexpr (C::R == 2 && std::is_invocable_v<const F&, long, long, T, T>)
+    impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, &e, impl,
+                              impl::UserEpilogue<F, true>{ep.f});
 }
 /// C = E + A B (E may be C itself); with rank-3 Views, the batched product.
 template <ExecutionSpace Exec, class A, class B, class E, class C>

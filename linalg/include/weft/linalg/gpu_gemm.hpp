@@ -11,7 +11,8 @@
 //          bank conflicts;
 //   grid:  one team (256 threads, 8 warps) per block tile through TeamPolicy and level-0 scratch, so the launch, the
 //          pool and the profiling hooks are the backend's own.
-// The epilogue C = E + alpha acc reads E element by element (E may alias C). Any layout or stride is taken;
+// The epilogue stores C = E + alpha acc, or a user epilogue's f(i, j, alpha acc[, E]) (epilogue.hpp), element by
+// element as the accumulators leave the registers (E may alias C). Any layout or stride is taken;
 // global loads are coalesced along whichever of A's and B's two indices has unit stride.
 #pragma once
 
@@ -20,6 +21,7 @@
 
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/gpu/mma.hpp>
+#include <weft/linalg/epilogue.hpp>
 #include <weft/weft.hpp>
 
 namespace weft::linalg::impl::gpu_gemm {
@@ -139,8 +141,8 @@ struct MmaF16Warp {
   }
 };
 
-/// Block layer: one team computes one bm x bn tile of C = E + alpha op(A) op(B).
-template <class Warp, class AV, class BV, class CV, class EV>
+/// Block layer: one team computes one bm x bn tile of C = ep(i, j, alpha op(A) op(B), E).
+template <class Warp, class AV, class BV, class CV, class EV, class Ep>
 struct TiledGemm {
   using T = typename CV::non_const_value_type;  // C's type, the accumulator's
   using In = typename Warp::In;                 // A's and B's, staged in shared memory
@@ -152,6 +154,7 @@ struct TiledGemm {
   T alpha;
   long m, n, k, tiles_m;
   bool at, bt, has_e, a_i_fast, b_j_fast;
+  Ep ep;
 
   WEFT_DEVICE In a_at(long i, long p) const { return at ? a(p, i) : a(i, p); }
   WEFT_DEVICE In b_at(long p, long j) const { return bt ? b(j, p) : b(p, j); }
@@ -214,7 +217,7 @@ struct TiledGemm {
       gpu::sync_block();  // before the next stage overwrites the slab
     }
     w.store([&](int i, int j, T v) {
-      if (i0 + i < m && j0 + j < n) c(i0 + i, j0 + j) = (has_e ? T(e(i0 + i, j0 + j)) : T(0)) + alpha * v;
+      if (i0 + i < m && j0 + j < n) c(i0 + i, j0 + j) = ep(i0 + i, j0 + j, T(alpha * v), e, has_e);
     });
   }
 };
@@ -225,12 +228,13 @@ template <class In, class T>
 inline constexpr bool mma_default_v = !WEFT_HAS_HIP && ((std::is_same_v<In, double> && std::is_same_v<T, double>) ||
                                                         (is_float16_v<In> && std::is_same_v<T, float>));
 
-/// Grid layer: C = E + alpha op(A) op(B), one team per block tile. `mma` picks the tensor-core warp layer
-/// (double, or half_t/bhalf_t inputs with float C); otherwise the SIMT layer.
-template <class Exec, class AV, class BV, class CV, class EV>
+/// Grid layer: C = E + alpha op(A) op(B) (or the epilogue ep's value), one team per block tile. `mma` picks the
+/// tensor-core warp layer (double, or half_t/bhalf_t inputs with float C); otherwise the SIMT layer.
+template <class Exec, class AV, class BV, class CV, class EV, class Ep = PlusE>
 void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV& c, const EV* e,
          typename CV::non_const_value_type alpha,
-         bool mma = mma_default_v<typename AV::non_const_value_type, typename CV::non_const_value_type>) {
+         bool mma = mma_default_v<typename AV::non_const_value_type, typename CV::non_const_value_type>,
+         const Ep& ep = Ep()) {
   using T = typename CV::non_const_value_type;
   using In = typename AV::non_const_value_type;
   static_assert(std::is_same_v<In, typename BV::non_const_value_type>,
@@ -245,8 +249,8 @@ void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV&
     const long tiles_m = (m + S::bm - 1) / S::bm, tiles_n = (n + S::bn - 1) / S::bn;
     auto policy = TeamPolicy<Exec>(exec, tiles_m * tiles_n, S::threads, 1);
     policy.set_scratch_size(0, PerTeam(S::shared_bytes));
-    const TiledGemm<W, AV, BV, CV, EV> kernel{a,       b,  c,  e ? *e : EV(), alpha,    m,       n, k,
-                                              tiles_m, at, bt, e != nullptr,  a_i_fast, b_j_fast};
+    const TiledGemm<W, AV, BV, CV, EV, Ep> kernel{a,       b,  c,  e ? *e : EV(), alpha,    m,        n, k,
+                                                  tiles_m, at, bt, e != nullptr,  a_i_fast, b_j_fast, ep};
     parallel_for(label, policy, kernel);
   };
   if constexpr (is_float16_v<In>) {
