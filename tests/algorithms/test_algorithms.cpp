@@ -215,6 +215,65 @@ TEST_CASE_TEMPLATE("comparator sorts on the execution space: structs, sort_by_ke
   }
 }
 
+namespace {
+/// A key of B bytes ordered by `major` only (so that stability shows), with `minor` recording the original order.
+template <int B>
+struct WideKey {
+  int major, minor;
+  char pad[B - 8];
+};
+struct ByMajor {
+  template <class K>
+  WEFT_INLINE_FUNCTION bool operator()(const K& a, const K& b) const {
+    return a.major < b.major;
+  }
+};
+
+template <class E, int B>
+void check_wide_sort(std::size_t n) {
+  using M = typename E::memory_space;
+  INFO(B, "-byte keys, n = ", n);
+  std::mt19937 g(97 + B + n);
+  std::vector<WideKey<B>> ks(n);
+  std::vector<long> vals(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    ks[i] = WideKey<B>{static_cast<int>(g() % 1000) - 500, static_cast<int>(i), {}};
+    ks[i].pad[B - 9] = static_cast<char>(i % 100);
+    vals[i] = 3 * static_cast<long>(i) + 1;
+  }
+  weft::View<WideKey<B>*, M> k("wide", n);
+  weft::View<long*, weft::LayoutStride, M> v(weft::subview(weft::View<long**, weft::LayoutRight, M>("vals2", n, 2),
+                                                           weft::ALL, 1));  // strided values
+  {
+    auto hk = weft::create_mirror_view(k);
+    auto hv = weft::create_mirror_view(v);
+    for (std::size_t i = 0; i < n; ++i) hk(i) = ks[i], hv(i) = vals[i];
+    weft::deep_copy(k, hk);
+    weft::deep_copy(v, hv);
+  }
+  weft::sort_by_key(E(), k, v, ByMajor{});
+  std::vector<std::size_t> ref(n);
+  for (std::size_t i = 0; i < n; ++i) ref[i] = i;
+  std::stable_sort(ref.begin(), ref.end(), [&](std::size_t a, std::size_t b) { return ks[a].major < ks[b].major; });
+  auto hk = weft_test::on_host(k);
+  auto hv = weft_test::on_host(v);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    bad += hk(i).major != ks[ref[i]].major || hk(i).minor != int(ref[i]) ||
+           hk(i).pad[B - 9] != static_cast<char>(ref[i] % 100) || hv(i) != vals[ref[i]];
+  CHECK(bad == 0);
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("comparator sort_by_key on wide keys (8, 40, 128 bytes) and 3 * 10^5 keys, strided values", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  for (std::size_t n : {std::size_t(2), std::size_t(1023), std::size_t(4097), std::size_t(300007)}) {
+    check_wide_sort<E, 16>(n);
+    check_wide_sort<E, 40>(n);
+    check_wide_sort<E, 128>(n);  // too wide for the tiled device sort: the simple one
+  }
+}
+
 TEST_CASE_TEMPLATE("scans, copy_if, remove_if, unique, against std::", E, WEFT_TEST_EXEC_SPACES) {
   using M = typename E::memory_space;
   for (std::size_t n : sizes<E>()) {

@@ -1,9 +1,12 @@
 // weft::sort, weft::sort_by_key: a stable LSD radix sort for arithmetic keys built on the core patterns (so it
 // runs on every backend; on weft::Cuda and weft::HIP the vendor's radix sort, cub::DeviceRadixSort or
 // rocprim::radix_sort, compiled into Weft, takes up to 2^31 - 1 keys), and a stable comparator sort: on host spaces
-// parallel std::stable_sort of chunks, then merges; on device spaces a merge sort on the core patterns (runs of 32
-// sorted per thread, then one pass per doubling in which every element finds its place in the merged pair by binary
-// search).
+// parallel std::stable_sort of chunks, then merges; on device spaces a merge sort on the core patterns: tiles of up
+// to 1024 keys sorted by one team each in shared memory (a few keys per thread by insertion, then merges in scratch),
+// then one pass per doubling of the sorted runs in which each team produces one output tile of the merged pair: it
+// finds where its tile starts and ends in the two runs by merge-path binary searches, stages those keys in shared
+// memory with coalesced loads, and each thread merges a few consecutive outputs (merge path again). Values ride as
+// 32-bit indices and are gathered once at the end.
 //
 // Key order: integers as usual; floating point by value with -0.0 before +0.0, NaNs with the sign bit set
 // before -inf and NaNs without it after +inf (the IEEE total order of the bit patterns). Both sorts are
@@ -241,10 +244,11 @@ struct DefaultLess {
   }
 };
 
-/// The stable merge sort of keys (and values, when `values` is not null) on a device execution space, with a
-/// comparator callable there. Work buffers are contiguous; strided Views are copied in and out.
+/// The simple device merge sort: runs of 32 by insertion, then one pass per doubling in which every element finds
+/// its place in the merged pair by binary search in global memory. For keys too large for the tiled sort's shared
+/// memory and for 2^32 keys or more.
 template <class E, class K, class VV, class Comp>
-void device_merge_sort(const E& exec, const K& keys, const VV* values, Comp comp) {
+void device_merge_sort_simple(const E& exec, const K& keys, const VV* values, Comp comp) {
   using T = typename K::non_const_value_type;
   using VT = typename VV::non_const_value_type;
   using M = typename K::memory_space;
@@ -312,6 +316,206 @@ void device_merge_sort(const E& exec, const K& keys, const VV* values, Comp comp
   deep_copy(exec, keys, src);
   if (has_values) deep_copy(exec, *values, vsrc);
 }
+/// Merge path: how many of the first `diag` elements of the stable merge of a[0, na) and b[0, nb) (a's first among
+/// equal keys) come from a.
+template <class T, class Comp>
+WEFT_INLINE_FUNCTION std::int64_t merge_path(const T* a, std::int64_t na, const T* b, std::int64_t nb,
+                                             std::int64_t diag, const Comp& comp) {
+  std::int64_t lo = diag > nb ? diag - nb : 0, hi = diag < na ? diag : na;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (!comp(b[diag - 1 - mid], a[mid]))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+/// Writes `count` elements of the stable merge of a and b from the split (a + i, b + j) to out; the payloads ai, bi
+/// follow into oi when oi is not null.
+template <class T, class Comp>
+WEFT_INLINE_FUNCTION void merge_into(const T* a, const std::uint32_t* ai, std::int64_t na, const T* b,
+                                     const std::uint32_t* bi, std::int64_t nb, std::int64_t i, std::int64_t j,
+                                     std::int64_t count, T* out, std::uint32_t* oi, const Comp& comp) {
+  for (std::int64_t q = 0; q < count; ++q) {
+    if (j >= nb || (i < na && !comp(b[j], a[i]))) {
+      out[q] = a[i];
+      if (oi) oi[q] = ai[i];
+      ++i;
+    } else {
+      out[q] = b[j];
+      if (oi) oi[q] = bi[j];
+      ++j;
+    }
+  }
+}
+
+/// The tiled sort's shape: `threads` per team, `items` keys per thread, tiles of threads * items keys; two key
+/// buffers (and two index buffers when values ride along) of a tile in level-0 scratch.
+struct TiledSortShape {
+  int threads = 128, items = 8;
+  std::int64_t tile = 1024;
+  std::size_t scratch = 0;
+};
+template <class T>
+TiledSortShape tiled_sort_shape(bool payload) {
+  TiledSortShape s;
+  const std::size_t per_key = 2 * (sizeof(T) + (payload ? sizeof(std::uint32_t) : 0));
+  while (s.items > 1 && std::size_t(s.threads) * s.items * per_key > (std::size_t(24) << 10)) s.items /= 2;
+  s.tile = std::int64_t(s.threads) * s.items;
+  s.scratch = std::size_t(s.tile) * per_key + 4 * 16;  // each buffer 16-byte aligned
+  return s;
+}
+
+/// Phase 1: each team sorts one tile of keys[0, n) in place (and writes each key's original index to idx).
+template <class E, class T, class Comp>
+void sort_tiles(const E& exec, T* keys, std::uint32_t* idx, std::int64_t n, const TiledSortShape& s, const Comp& comp) {
+  using Member = typename TeamPolicy<E>::member_type;
+  const std::int64_t tile = s.tile;
+  const int items = s.items;
+  TeamPolicy<E> policy(exec, (n + tile - 1) / tile, s.threads, 1);
+  policy.set_scratch_size(0, PerTeam(s.scratch));
+  parallel_for(
+      "weft::sort (tiles in shared memory)", policy, WEFT_LAMBDA(const Member& m) {
+        const bool payload = idx != nullptr;
+        T* k0 = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
+        T* k1 = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
+        std::uint32_t* i0 =
+            payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
+        std::uint32_t* i1 =
+            payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
+        const std::int64_t base = std::int64_t(m.league_rank()) * tile;
+        const std::int64_t cnt = n - base < tile ? n - base : tile;
+        const int t = m.team_rank(), nt = m.team_size();
+        for (std::int64_t q = t; q < cnt; q += nt) {
+          k0[q] = keys[base + q];
+          if (payload) i0[q] = static_cast<std::uint32_t>(base + q);
+        }
+        m.team_barrier();
+        const std::int64_t o = std::int64_t(t) * items;
+        const std::int64_t mine = o < cnt ? (cnt - o < items ? cnt - o : items) : 0;
+        for (std::int64_t i = o + 1; i < o + mine; ++i) {  // this thread's keys, by insertion: stable
+          const T x = k0[i];
+          const std::uint32_t y = payload ? i0[i] : 0u;
+          std::int64_t j = i;
+          for (; j > o && comp(x, k0[j - 1]); --j) {
+            k0[j] = k0[j - 1];
+            if (payload) i0[j] = i0[j - 1];
+          }
+          k0[j] = x;
+          if (payload) i0[j] = y;
+        }
+        m.team_barrier();
+        for (std::int64_t w = items; w < cnt; w *= 2) {  // merge runs of w in scratch; each thread `items` outputs
+          if (mine > 0) {
+            const std::int64_t lo = o / (2 * w) * (2 * w), mid = lo + w < cnt ? lo + w : cnt,
+                               hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
+            const std::int64_t a = merge_path(k0 + lo, mid - lo, k0 + mid, hi - mid, o - lo, comp);
+            merge_into(k0 + lo, payload ? i0 + lo : nullptr, mid - lo, k0 + mid, payload ? i0 + mid : nullptr, hi - mid,
+                       a, o - lo - a, mine, k1 + o, payload ? i1 + o : nullptr, comp);
+          }
+          m.team_barrier();
+          T* tk = k0;
+          k0 = k1;
+          k1 = tk;
+          std::uint32_t* ti = i0;
+          i0 = i1;
+          i1 = ti;
+        }
+        for (std::int64_t q = t; q < cnt; q += nt) {
+          keys[base + q] = k0[q];
+          if (payload) idx[base + q] = i0[q];
+        }
+      });
+}
+
+/// Phase 2, one doubling: merges the sorted runs of w in src (runs 2r and 2r + 1) into dst, one output tile per team.
+template <class E, class T, class Comp>
+void merge_tiles(const E& exec, const T* src, const std::uint32_t* isrc, T* dst, std::uint32_t* idst, std::int64_t n,
+                 std::int64_t w, const TiledSortShape& s, const Comp& comp) {
+  using Member = typename TeamPolicy<E>::member_type;
+  const std::int64_t tile = s.tile;
+  const int items = s.items;
+  TeamPolicy<E> policy(exec, (n + tile - 1) / tile, s.threads, 1);
+  policy.set_scratch_size(0, PerTeam(s.scratch));
+  parallel_for(
+      "weft::sort (merge path)", policy, WEFT_LAMBDA(const Member& m) {
+        const bool payload = idst != nullptr;
+        T* sk = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
+        T* so = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
+        std::uint32_t* si =
+            payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
+        std::uint32_t* sio =
+            payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
+        const std::int64_t o0 = std::int64_t(m.league_rank()) * tile, o1 = o0 + tile < n ? o0 + tile : n;
+        const std::int64_t lo = o0 / (2 * w) * (2 * w), mid = lo + w < n ? lo + w : n,
+                           hi = lo + 2 * w < n ? lo + 2 * w : n;
+        // This tile's share of each run (every thread searches; the reads are the same for all).
+        const std::int64_t a0 = merge_path(src + lo, mid - lo, src + mid, hi - mid, o0 - lo, comp);
+        const std::int64_t a1 = merge_path(src + lo, mid - lo, src + mid, hi - mid, o1 - lo, comp);
+        const std::int64_t na = a1 - a0, b0 = o0 - lo - a0, nb = o1 - lo - a1 - b0;
+        const int t = m.team_rank(), nt = m.team_size();
+        for (std::int64_t q = t; q < na; q += nt) {
+          sk[q] = src[lo + a0 + q];
+          if (payload) si[q] = isrc[lo + a0 + q];
+        }
+        for (std::int64_t q = t; q < nb; q += nt) {
+          sk[na + q] = src[mid + b0 + q];
+          if (payload) si[na + q] = isrc[mid + b0 + q];
+        }
+        m.team_barrier();
+        const std::int64_t cnt = o1 - o0, o = std::int64_t(t) * items;
+        if (o < cnt) {
+          const std::int64_t a = merge_path(sk, na, sk + na, nb, o, comp);
+          merge_into(sk, si, na, sk + na, payload ? si + na : nullptr, nb, a, o - a, cnt - o < items ? cnt - o : items,
+                     so + o, payload ? sio + o : nullptr, comp);
+        }
+        m.team_barrier();
+        for (std::int64_t q = t; q < cnt; q += nt) {
+          dst[o0 + q] = so[q];
+          if (payload) idst[o0 + q] = sio[q];
+        }
+      });
+}
+
+/// values(i) = old values(idx(i)), through a contiguous copy.
+template <class E, class VV, class IV>
+void gather_values(const E& exec, const VV& values, const IV& idx) {
+  using VT = typename VV::non_const_value_type;
+  const View<VT*, typename VV::memory_space> moved(view_alloc("weft::sort values", WithoutInitializing),
+                                                   values.extent(0));
+  parallel_for(
+      "weft::sort (gather values)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, std::int64_t(values.extent(0))),
+      WEFT_LAMBDA(std::int64_t i) { moved(i) = values(idx(i)); });
+  deep_copy(exec, values, moved);
+}
+
+/// The stable merge sort of keys (and values, when `values` is not null) on a device execution space, with a
+/// comparator callable there: sorted tiles in shared memory, then merge-path passes (see the top of this file).
+template <class E, class K, class VV, class Comp>
+void device_merge_sort(const E& exec, const K& keys, const VV* values, Comp comp) {
+  using T = typename K::non_const_value_type;
+  using M = typename K::memory_space;
+  const std::int64_t n = static_cast<std::int64_t>(keys.extent(0));
+  if (n < 2) return;
+  const TiledSortShape s = tiled_sort_shape<T>(values != nullptr);
+  if (s.scratch > TeamPolicy<E>::scratch_size_max(0) || n > std::int64_t(0xffffffffLL))
+    return device_merge_sort_simple(exec, keys, values, comp);
+  View<T*, M> a(view_alloc("weft::sort keys", WithoutInitializing), n),
+      b(view_alloc("weft::sort keys (merged)", WithoutInitializing), n);
+  View<std::uint32_t*, M> ia(view_alloc("weft::sort indices", WithoutInitializing), values ? n : 0),
+      ib(view_alloc("weft::sort indices (merged)", WithoutInitializing), values ? n : 0);
+  deep_copy(exec, a, keys);
+  sort_tiles(exec, a.data(), values ? ia.data() : nullptr, n, s, comp);
+  for (std::int64_t w = s.tile; w < n; w *= 2) {
+    merge_tiles(exec, a.data(), values ? ia.data() : nullptr, b.data(), values ? ib.data() : nullptr, n, w, s, comp);
+    std::swap(a, b);
+    std::swap(ia, ib);
+  }
+  deep_copy(exec, keys, a);
+  if (values) gather_values(exec, *values, ia);
+}
+
 template <class V>
 std::vector<typename V::non_const_value_type> to_host_vector(const V& v) {
   auto h = create_mirror_view_and_copy(HostSpace(), v);
