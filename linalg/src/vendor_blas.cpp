@@ -1,5 +1,6 @@
 // The vendor path of weft::linalg: a CBLAS (OpenBLAS on Debian) when one was found at configure time, and the
 // process-wide implementation choice (WEFT_LINALG_IMPL).
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -25,6 +26,18 @@ Impl default_impl() {
   return choice;
 }
 bool has_vendor_blas() noexcept { return WEFT_LINALG_HAS_CBLAS != 0; }
+
+namespace {
+std::atomic<bool>& tf32_setting() {
+  static std::atomic<bool> on{[] {
+    const char* e = std::getenv("WEFT_LINALG_TF32");
+    return e && (std::strcmp(e, "1") == 0 || std::strcmp(e, "on") == 0 || std::strcmp(e, "true") == 0);
+  }()};
+  return on;
+}
+}  // namespace
+void allow_tf32(bool on) noexcept { tf32_setting().store(on, std::memory_order_relaxed); }
+bool tf32_allowed() noexcept { return tf32_setting().load(std::memory_order_relaxed); }
 
 namespace impl {
 namespace {

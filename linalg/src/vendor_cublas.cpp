@@ -46,6 +46,7 @@ bool run(const Cuda& exec, bool at, bool bt, long m, long n, long k, const In* a
   const std::lock_guard<std::mutex> lock(g_mutex);
   const cublasHandle_t h = handle_locked();
   cublasSetStream(h, exec.cuda_stream());
+  cublasSetMathMode(h, tf32_allowed() ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH);  // float, complex<float>
   const cublasStatus_t s = call(h, g.tb ? CUBLAS_OP_T : CUBLAS_OP_N, g.ta ? CUBLAS_OP_T : CUBLAS_OP_N, int(g.n),
                                 int(g.m), int(g.k), g.b, int(g.ldb), g.a, int(g.lda), g.c, int(g.ldc));
   if (s != CUBLAS_STATUS_SUCCESS)

@@ -1,6 +1,7 @@
 // perf/gpu: Weft's algorithms on weft::Cuda against the vendor libraries called directly, in one process,
 // timed with CUDA events: sort of 2^28 uint32 keys (cub::DeviceRadixSort::SortKeys), copy_if of 2^28 ints
-// (cub::DeviceSelect::If), fill_random of 2^28 doubles (cuRAND's Philox4x32-10). Cases <case>/weft and
+// (cub::DeviceSelect::If), fill_random of 2^28 doubles (cuRAND's Philox4x32-10), a comparator sort of 2^26 8-byte
+// structs (cub::DeviceMergeSort::SortKeys with the same comparator; no goal in the issue). Cases <case>/weft and
 // <case>/baseline report bytes of keys/elements per second, so perf/compare.py prints the ratio. Each case
 // checks its result first (sorted, the same count, values in range).
 #include <benchmark/benchmark.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 
@@ -64,6 +66,57 @@ void sort_baseline(benchmark::State& st) {
       });
   cudaFree(temp);
   st.SetBytesProcessed(st.iterations() * g_n * 4);
+}
+
+// The comparator sort (no radix path): records ordered by key only, so stability is visible in `seq`.
+struct Record {
+  std::uint32_t key, seq;
+};
+struct ByKey {
+  __host__ __device__ bool operator()(const Record& a, const Record& b) const { return a.key < b.key; }
+};
+using Records = weft::View<Record*, weft::CudaSpace>;
+std::int64_t merge_n() { return g_n / 4; }
+Records random_records() {
+  const std::int64_t n = merge_n();
+  const Keys k("k", n);
+  weft::fill_random(Exec(), k, 11u, std::uint32_t(0), std::uint32_t(1u << 20));  // duplicates on purpose
+  Records r("records", n);
+  weft::parallel_for(
+      "records", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i) {
+        r(i) = Record{k(i), std::uint32_t(i)};
+      });
+  return r;
+}
+bool stably_sorted(const Records& r) {
+  std::int64_t bad = 0;
+  weft::parallel_reduce(
+      "check stable", weft::RangePolicy<Exec>(1, merge_n()),
+      WEFT_LAMBDA(std::int64_t i, std::int64_t & b) {
+        b += (r(i - 1).key > r(i).key || (r(i - 1).key == r(i).key && r(i - 1).seq > r(i).seq)) ? 1 : 0;
+      },
+      bad);
+  return bad == 0;
+}
+void merge_sort_weft(benchmark::State& st) {
+  const Records src = random_records(), r("r", merge_n());
+  timed(
+      st, [&] { weft::deep_copy(Exec(), r, src); }, [&] { weft::sort(Exec(), r, ByKey{}); });
+  require(stably_sorted(r), "weft::sort with a comparator: out of order or not stable");
+  st.SetBytesProcessed(st.iterations() * merge_n() * 8);
+}
+void merge_sort_baseline(benchmark::State& st) {
+  const Records src = random_records(), r("r", merge_n());
+  std::size_t bytes = 0;
+  cub::DeviceMergeSort::StableSortKeys(nullptr, bytes, r.data(), merge_n(), ByKey{});
+  void* temp = nullptr;
+  cudaMalloc(&temp, bytes);
+  timed(
+      st, [&] { weft::deep_copy(Exec(), r, src); },
+      [&] { cub::DeviceMergeSort::StableSortKeys(temp, bytes, r.data(), merge_n(), ByKey{}, Exec().cuda_stream()); });
+  require(stably_sorted(r), "cub::DeviceMergeSort::StableSortKeys: out of order or not stable");
+  cudaFree(temp);
+  st.SetBytesProcessed(st.iterations() * merge_n() * 8);
 }
 
 struct IsEven {
@@ -130,6 +183,8 @@ void fill_random_baseline(benchmark::State& st) {
 
 BENCHMARK(sort_weft)->Name("sort/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(sort_baseline)->Name("sort/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(merge_sort_weft)->Name("merge_sort/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(merge_sort_baseline)->Name("merge_sort/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(copy_if_weft)->Name("copy_if/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(copy_if_baseline)->Name("copy_if/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(fill_random_weft)->Name("fill_random/weft")->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -1,8 +1,9 @@
 // perf/gpu: Weft's GPU GEMM (linalg/gpu_gemm.hpp) against cuBLAS in one process, timed with CUDA events:
-// dgemm (DMMA tiles), sgemm (SIMT tiles) and bf16 -> float (16-bit tensor-core tiles; cublasGemmEx), column-major
-// (LayoutLeft) n x n x n, C = A B. Cases are <case>/weft and <case>/baseline with items = floating-point operations, so
-// perf/compare.py prints TFLOP/s and the ratio. Before timing, each case checks Weft's C against cuBLAS's on the same
-// inputs.
+// dgemm (DMMA tiles), sgemm (SIMT tiles), tf32gemm (float through TF32 tensor-core tiles, weft::linalg::allow_tf32,
+// against cuBLAS in CUBLAS_TF32_TENSOR_OP_MATH) and bf16 -> float (16-bit tensor-core tiles; cublasGemmEx),
+// column-major (LayoutLeft) n x n x n, C = A B. Cases are <case>/weft and <case>/baseline with items = floating-point
+// operations, so perf/compare.py prints TFLOP/s and the ratio. Before timing, each case checks Weft's C against
+// cuBLAS's on the same inputs.
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
 
@@ -76,9 +77,23 @@ struct Operands {
   }
 };
 
-/// Largest |Weft - cuBLAS| relative to the bound n eps (the two sum in different orders).
+/// TF32 for float GEMM in both Weft and cuBLAS while alive.
+struct Tf32Scope {
+  explicit Tf32Scope(bool on) : on_(on) {
+    weft::linalg::allow_tf32(on);
+    cublasSetMathMode(handle(), on ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH);
+  }
+  ~Tf32Scope() {
+    weft::linalg::allow_tf32(false);
+    cublasSetMathMode(handle(), CUBLAS_DEFAULT_MATH);
+  }
+  bool on_;
+};
+
+/// Largest |Weft - cuBLAS| relative to the bound n eps sqrt(n) (the two sum in different orders); with TF32 the
+/// inputs carry 2^-11 rounding, so 4 sqrt(n) 2^-10 (entries in [-1, 1): |C| ~ sqrt(n) / 3).
 template <class In, class T>
-void check(long n, Operands<In, T>& o) {
+void check(long n, Operands<In, T>& o, bool tf32 = false) {
   weft::linalg::matrix_product(Exec(), o.a, o.b, o.c, weft::linalg::Impl::native);
   vendor(n, o.a.data(), o.b.data(), o.ref.data());
   auto c = weft::create_mirror_view_and_copy(weft::HostSpace(), o.c);
@@ -86,10 +101,12 @@ void check(long n, Operands<In, T>& o) {
   double worst = 0;
   for (long j = 0; j < n; j += 7)
     for (long i = 0; i < n; i += 5) worst = std::fmax(worst, std::fabs(double(c(i, j)) - double(r(i, j))));
-  const double bound = double(n) * double(std::numeric_limits<T>::epsilon()) * std::sqrt(double(n));
+  const double bound = tf32 ? 4 * std::sqrt(double(n)) * std::ldexp(1.0, -10)
+                            : double(n) * double(std::numeric_limits<T>::epsilon()) * std::sqrt(double(n));
   std::printf("gemm %s n=%ld: max |weft - cublas| = %.3g (bound %.3g)%s\n",
               weft::is_float16_v<In> ? "bf16->float"
               : sizeof(T) == 8       ? "double"
+              : tf32                 ? "tf32"
                                      : "float",
               n, worst, bound, worst <= bound ? "" : "  WRONG");
   if (!(worst <= bound)) std::exit(2);
@@ -100,6 +117,19 @@ void gemm_weft(benchmark::State& st) {
   Operands<In, T> o(g_n);
   check(g_n, o);
   timed(st, [&] { weft::linalg::matrix_product(Exec(), o.a, o.b, o.c, weft::linalg::Impl::native); });
+  st.SetItemsProcessed(st.iterations() * 2 * g_n * g_n * g_n);
+}
+void tf32gemm_weft(benchmark::State& st) {
+  const Tf32Scope tf32(true);
+  Operands<float> o(g_n);
+  check(g_n, o, true);
+  timed(st, [&] { weft::linalg::matrix_product(Exec(), o.a, o.b, o.c, weft::linalg::Impl::native); });
+  st.SetItemsProcessed(st.iterations() * 2 * g_n * g_n * g_n);
+}
+void tf32gemm_baseline(benchmark::State& st) {
+  const Tf32Scope tf32(true);
+  Operands<float> o(g_n);
+  timed(st, [&] { vendor(g_n, o.a.data(), o.b.data(), o.c.data()); });
   st.SetItemsProcessed(st.iterations() * 2 * g_n * g_n * g_n);
 }
 template <class In, class T = In>
@@ -115,6 +145,8 @@ BENCHMARK(gemm_weft<double>)->Name("dgemm/weft")->UseManualTime()->Unit(benchmar
 BENCHMARK(gemm_baseline<double>)->Name("dgemm/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(gemm_weft<float>)->Name("sgemm/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(gemm_baseline<float>)->Name("sgemm/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(tf32gemm_weft)->Name("tf32gemm/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(tf32gemm_baseline)->Name("tf32gemm/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(gemm_weft<weft::bhalf_t, float>)->Name("bf16gemm/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(gemm_baseline<weft::bhalf_t, float>)
     ->Name("bf16gemm/baseline")

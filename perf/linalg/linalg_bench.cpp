@@ -136,8 +136,8 @@ int main(int argc, char* argv[]) {
       using T = decltype(zero);
       using Mat = weft::View<T**, weft::LayoutRight, weft::HostSpace>;
       Mat A("A", gn, gn), B("B", gn, gn), C("C", gn, gn), R("R", gn, gn);
-      weft::parallel_for(
-          "init", weft::RangePolicy<Exec>(0, gn), WEFT_LAMBDA(long i) {
+      weft::parallel_for(  // a host lambda: nvcc takes no extended lambda inside a generic one (CUDA builds)
+          "init", weft::RangePolicy<Exec>(0, gn), [=](long i) {
             for (long j = 0; j < gn; ++j) {
               A(i, j) = T(((i * 7 + j * 3) % 19) * 0.1 - 0.9);
               B(i, j) = T(((i * 5 + j * 11) % 23) * 0.1 - 1.1);
@@ -228,8 +228,8 @@ int main(int argc, char* argv[]) {
       const long n = 4096;
       weft::View<double**, L, weft::HostSpace> A("A", n, n);
       weft::View<double*, weft::HostSpace> x("x", n), y("y", n), r("r", n);
-      weft::parallel_for(
-          "init", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(long i) {
+      weft::parallel_for(  // a host lambda, as above
+          "init", weft::RangePolicy<Exec>(0, n), [=](long i) {
             x(i) = (i % 13) * 0.1 - 0.6;
             for (long j = 0; j < n; ++j) A(i, j) = ((i * 7 + j * 3) % 19) * 0.1 - 0.9;
           });

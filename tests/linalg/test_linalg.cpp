@@ -5,7 +5,9 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -350,6 +352,23 @@ TEST_CASE_TEMPLATE("matrix_product: shapes, layouts, transposed and scaled opera
                        doctest::Contains("A \"X\" is 3 x 4, B \"Y\" 5 x 2, C \"Z\" 3 x 2"), weft::Error);
 }
 
+namespace {
+/// alpha op(A) op(B) in long double, and sum |a b| (for the error bound), row-major m x n.
+template <class T>
+void reference_product(const std::vector<T>& a, bool at, const std::vector<T>& b, bool bt, long m, long n, long k,
+                       long double alpha, std::vector<long double>& ab, std::vector<long double>& mag) {
+  ab.assign(m * n, 0);
+  mag.assign(m * n, 0);
+  for (long i = 0; i < m; ++i)
+    for (long j = 0; j < n; ++j)
+      for (long p = 0; p < k; ++p) {
+        const long double x = at ? a[p * m + i] : a[i * k + p], y = bt ? b[j * k + p] : b[p * n + j];
+        ab[i * n + j] += alpha * x * y;
+        mag[i * n + j] += std::fabs(alpha * x * y);
+      }
+}
+}  // namespace
+
 #if WEFT_IMPL_LINALG_GPU
 // Both warp layers of the GPU GEMM on double (DMMA fragments and SIMT register tiles), on shapes that leave
 // partial tiles in every direction and k not a multiple of the slab, with each operand layout and transposes;
@@ -385,6 +404,65 @@ TEST_CASE("GPU GEMM: DMMA and SIMT warp layers against long double references") 
   weft::View<float**, weft::LayoutRight, M> Cf("Cf", 100, 90);
   la::matrix_product(E(), Af, Bf, Cf);
   check_product<float>(Cf, af, false, bf, false, 100, 90, 70, 1.0, nullptr);
+}
+
+TEST_CASE("GPU GEMM: TF32 rounding and the TF32 warp layer (float, when allowed)") {
+  namespace g = weft::gpu;
+  auto bits = [](float x) {
+    std::uint32_t u;
+    std::memcpy(&u, &x, 4);
+    return u;
+  };
+  const float one = 1.0f, inf = std::numeric_limits<float>::infinity();
+  CHECK(g::to_tf32(one) == bits(one));
+  CHECK(g::to_tf32(std::ldexp(1.0f, 0) + std::ldexp(1.0f, -12)) == bits(one));                // below half: down
+  CHECK(g::to_tf32(1.0f + std::ldexp(1.0f, -11)) == bits(1.0f + std::ldexp(1.0f, -10)));      // tie: away from 0
+  CHECK(g::to_tf32(-1.0f - std::ldexp(1.0f, -11)) == bits(-1.0f - std::ldexp(1.0f, -10)));    // on both signs
+  CHECK(g::to_tf32(1.0f + 3 * std::ldexp(1.0f, -12)) == bits(1.0f + std::ldexp(1.0f, -10)));  // above half: up
+  CHECK(g::to_tf32(std::numeric_limits<float>::max()) == bits(inf));                          // overflows
+  CHECK(g::to_tf32(inf) == bits(inf));
+  CHECK((g::to_tf32(std::numeric_limits<float>::quiet_NaN()) & 0x7fffffffu) > 0x7f800000u);  // stays NaN
+  CHECK(g::to_tf32(std::numeric_limits<float>::denorm_min()) == 0u);
+
+  using E = weft::DefaultExecutionSpace;
+  using M = E::memory_space;
+  const long m = 130, n = 67, k = 45;
+  std::vector<float> a, b, e;
+  auto A = random_matrix<float, weft::LayoutRight, M>("A", m, k, 91, a);
+  auto B = random_matrix<float, weft::LayoutLeft, M>("B", k, n, 92, b);
+  auto C = random_matrix<float, weft::LayoutRight, M>("C", m, n, 93, e);
+  std::vector<long double> ab, mag;
+  reference_product(a, false, b, false, m, n, k, 0.5L, ab, mag);
+  // Rounding A and B to 10 mantissa bits costs up to 2^-11 relative each: the bound is TF32's, not float's.
+  const long double bound = 1.1L * std::ldexp(1.0L, -10) + 2.0L * (k + 2) * std::numeric_limits<float>::epsilon();
+  std::vector<la::Impl> impls{la::Impl::native};
+#if WEFT_HAS_CUDA
+  impls.push_back(la::Impl::vendor);  // cuBLAS in its TF32 math mode
+#endif
+  REQUIRE(!la::tf32_allowed());
+  la::allow_tf32(true);
+  for (la::Impl impl : impls) {
+    INFO("impl ", static_cast<int>(impl));
+    weft::View<float**, weft::LayoutLeft, M> D("D", m, n);
+    la::matrix_product(E(), la::scaled(0.5f, A), B, C, D, impl);
+    auto h = weft_test::on_host(D);
+    long bad = 0;
+    for (long i = 0; i < m; ++i)
+      for (long j = 0; j < n; ++j)
+        bad += !(std::fabs(h(i, j) - (e[i * n + j] + ab[i * n + j])) <=
+                 bound * mag[i * n + j] + 2 * std::numeric_limits<float>::epsilon() * std::fabs(e[i * n + j]));
+    CHECK(bad == 0);
+  }
+  la::allow_tf32(false);
+  // Values with low mantissa bits set: the TF32 layer must round them (its products differ from float's), and the
+  // default (TF32 not allowed) must not.
+  weft::View<float**, weft::LayoutRight, M> X("X", 16, 16), Y("Y", 16, 16), Z("Z", 16, 16);
+  weft::deep_copy(X, 1.0f + std::ldexp(1.0f, -12) * 3);  // 1 + 3 * 2^-12: TF32 rounds it to 1 + 2^-10
+  weft::deep_copy(Y, 1.0f);
+  la::matrix_product(E(), X, Y, Z);
+  CHECK(weft_test::on_host(Z)(3, 5) == 16 * (1.0f + std::ldexp(1.0f, -12) * 3));
+  la::impl::gpu_gemm::run(E(), X, false, Y, false, Z, static_cast<const decltype(Z)*>(nullptr), 1.0f, true);
+  CHECK(weft_test::on_host(Z)(3, 5) == 16 * (1.0f + std::ldexp(1.0f, -10)));
 }
 #endif
 
@@ -441,23 +519,6 @@ TEST_CASE_TEMPLATE("matrix_product with half_t and bhalf_t A and B into float C 
 #endif
     CHECK_THROWS_WITH_AS(la::matrix_product(E(), X, Y, Z, la::Impl::vendor), doctest::Contains("16-bit"), weft::Error);
 }
-
-namespace {
-/// alpha op(A) op(B) in long double, and sum |a b| (for the error bound), row-major m x n.
-template <class T>
-void reference_product(const std::vector<T>& a, bool at, const std::vector<T>& b, bool bt, long m, long n, long k,
-                       long double alpha, std::vector<long double>& ab, std::vector<long double>& mag) {
-  ab.assign(m * n, 0);
-  mag.assign(m * n, 0);
-  for (long i = 0; i < m; ++i)
-    for (long j = 0; j < n; ++j)
-      for (long p = 0; p < k; ++p) {
-        const long double x = at ? a[p * m + i] : a[i * k + p], y = bt ? b[j * k + p] : b[p * n + j];
-        ab[i * n + j] += alpha * x * y;
-        mag[i * n + j] += std::fabs(alpha * x * y);
-      }
-}
-}  // namespace
 
 TEST_CASE_TEMPLATE("matrix_product epilogues: bias + ReLU, f(ab, E) with E = C and E apart, 16-bit inputs", E,
                    WEFT_TEST_EXEC_SPACES) {

@@ -3,6 +3,7 @@
 //   warp:  DmmaWarp  - a 32 x 32 warp tile of 8 x 8 x 4 double MMA fragments (gpu::mma_m8n8k4: DMMA on sm_80+),
 //          block tile 128 x 64;
 //          MmaF16Warp - half_t / bhalf_t A and B into float C, 16 x 8 x 16 fragments (gpu::mma_m16n8k16), 128 x 64;
+//          MmaTf32Warp - float A, B, C through TF32 fragments (gpu::mma_m16n8k8_tf32), 128 x 64, when allowed;
 //          SimtThread - a 4 x 4 register tile per thread for every other element type (and HIP), block tile 64 x 64;
 //   block: TiledGemm - one block tile of C; A and B stream through shared memory in k-slabs of 16 (8 for
 //          16-byte types, 32 for 16-bit ones), the next slab is loaded into registers while the current one is
@@ -27,9 +28,9 @@
 namespace weft::linalg::impl::gpu_gemm {
 
 /// Block tile bm x bn, k-slab bk, 256 threads; shared tiles As[p * lda + i] and Bs[p * ldb + j].
-template <class T, int BM, int BN>
+template <class T, int BM, int BN, int PAD = 4>
 struct Shape {
-  static constexpr int bm = BM, bn = BN, bk = sizeof(T) > 8 ? 8 : (sizeof(T) == 2 ? 32 : 16), pad = 4;
+  static constexpr int bm = BM, bn = BN, bk = sizeof(T) > 8 ? 8 : (sizeof(T) == 2 ? 32 : 16), pad = PAD;
   static constexpr int threads = 256;
   static constexpr int lda = bm + pad, ldb = bn + pad;
   static constexpr int a_per_thread = bm * bk / threads, b_per_thread = bn * bk / threads;
@@ -222,6 +223,45 @@ struct TiledGemm {
   }
 };
 
+/// Warp layer, TF32 tensor cores (float A, B and C, when allowed: linalg::allow_tf32): A and B rounded to TF32 as
+/// fragments are loaded (gpu::to_tf32), float accumulation (gpu::mma_m16n8k8_tf32). A 128 x 64 block tile, 8 warps as
+/// 4 x 2 with 32 x 32 warp tiles (2 x 4 fragments of 16 x 8), k-slabs of 16 in two k-steps of 8. A pad of 8 floats
+/// (lda, ldb = 8 mod 32) puts the 32 lanes' fragment loads (rows g, k-rows t) on 32 distinct banks.
+struct MmaTf32Warp {
+  using T = float;
+  using In = float;
+  using S = Shape<float, 128, 64, 8>;
+  float acc[2][4][4] = {};
+  WEFT_DEVICE void multiply(const float* As, const float* Bs) {
+    const auto [g, t, r0, c0] = mma_lane();
+    auto tf = [](const float* p) { return gpu::to_tf32(gpu::shared_load(p)); };
+    for (int kk = 0; kk < S::bk; kk += 8) {
+      std::uint32_t a[2][4], b[4][2];
+      for (int fi = 0; fi < 2; ++fi) {
+        const float* p = As + (kk + t) * S::lda + r0 + fi * 16 + g;
+        a[fi][0] = tf(p);
+        a[fi][1] = tf(p + 8);
+        a[fi][2] = tf(p + 4 * S::lda);
+        a[fi][3] = tf(p + 4 * S::lda + 8);
+      }
+      for (int fj = 0; fj < 4; ++fj) {
+        const float* p = Bs + (kk + t) * S::ldb + c0 + fj * 8 + g;
+        b[fj][0] = tf(p);
+        b[fj][1] = tf(p + 4 * S::ldb);
+      }
+      for (int fi = 0; fi < 2; ++fi)
+        for (int fj = 0; fj < 4; ++fj) gpu::mma_m16n8k8_tf32(acc[fi][fj], a[fi], b[fj], acc[fi][fj]);
+    }
+  }
+  template <class Out>
+  WEFT_DEVICE void store(const Out& out) const {
+    const auto [g, t, r0, c0] = mma_lane();
+    for (int fi = 0; fi < 2; ++fi)
+      for (int fj = 0; fj < 4; ++fj)
+        for (int q = 0; q < 4; ++q) out(r0 + fi * 16 + g + 8 * (q / 2), c0 + fj * 8 + 2 * t + q % 2, acc[fi][fj][q]);
+  }
+};
+
 /// Whether the tensor-core warp layer is the default for A/B elements In and C elements T: double (DMMA) and
 /// half_t/bhalf_t into float, on CUDA and GpuEmu (HIP takes the SIMT layer: its matrix cores are another ISA).
 template <class In, class T>
@@ -229,7 +269,8 @@ inline constexpr bool mma_default_v = !WEFT_HAS_HIP && ((std::is_same_v<In, doub
                                                         (is_float16_v<In> && std::is_same_v<T, float>));
 
 /// Grid layer: C = E + alpha op(A) op(B) (or the epilogue ep's value), one team per block tile. `mma` picks the
-/// tensor-core warp layer (double, or half_t/bhalf_t inputs with float C); otherwise the SIMT layer.
+/// tensor-core warp layer (double: DMMA; half_t/bhalf_t inputs with float C; float: TF32, which rounds A and B);
+/// otherwise the SIMT layer.
 template <class Exec, class AV, class BV, class CV, class EV, class Ep = PlusE>
 void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV& c, const EV* e,
          typename CV::non_const_value_type alpha,
@@ -261,6 +302,8 @@ void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV&
     static_assert(std::is_same_v<In, T>, "weft::linalg::matrix_product: A, B and C must have the same element type");
     if constexpr (std::is_same_v<T, double>) {
       if (mma) return launch(DmmaWarp{}, "weft::linalg::matrix_product (GPU, DMMA tiles)");
+    } else if constexpr (std::is_same_v<T, float>) {
+      if (mma) return launch(MmaTf32Warp{}, "weft::linalg::matrix_product (GPU, TF32 tensor-core tiles)");
     }
     launch(SimtThread<T>{}, "weft::linalg::matrix_product (GPU, SIMT tiles)");
   }

@@ -90,4 +90,53 @@ WEFT_DEVICE inline void mma_m16n8k16(float (&d)[4], const std::uint32_t (&a)[4],
 #endif
 }
 
+/// Rounds a float to TF32 (8 exponent bits, 10 explicit mantissa bits; nearest, ties away from zero, as
+/// cvt.rna.tf32.f32): the bits of a float whose low 13 mantissa bits are zero. Infinities and NaNs pass unchanged.
+WEFT_DEVICE inline std::uint32_t to_tf32(float x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  std::uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+#else
+  std::uint32_t u;
+  __builtin_memcpy(&u, &x, 4);
+  if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;  // the magnitude rounds; the sign stays
+  return u;
+#endif
+}
+
+/// D = A B + C for one 16 x 8 x 8 tile with TF32 inputs (to_tf32 bits) and float accumulation (PTX
+/// mma.sync.m16n8k8.row.col.f32.tf32.tf32.f32, sm_80 and later). With l = lane % 32, g = l / 4, t = l % 4:
+/// a[0] = A(g, t), a[1] = A(g+8, t), a[2] = A(g, t+4), a[3] = A(g+8, t+4); b[0] = B(t, g), b[1] = B(t+4, g);
+/// c[q], d[q] = C(g, 2t+q) and c[2+q], d[2+q] = C(g+8, 2t+q).
+WEFT_DEVICE inline void mma_m16n8k8_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                                         const float (&c)[4]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%10, %11, %12, %13};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#else
+  auto f = [](std::uint32_t u) {
+    float x;
+    __builtin_memcpy(&x, &u, 4);
+    return x;
+  };
+  const int l = static_cast<int>(lane_id() % 32u), g = l / 4, t = l % 4;
+  float s[4] = {c[0], c[1], c[2], c[3]};
+  for (int p = 0; p < 8; ++p) {  // k = p: held by the lanes with t = p % 4, in the upper registers for p >= 4
+    const int src = p % 4, hi = p / 4;
+    const float a_top = f(shfl(a[2 * hi], g * 4 + src, full_mask, 32));      // A(g, p)
+    const float a_bot = f(shfl(a[2 * hi + 1], g * 4 + src, full_mask, 32));  // A(g+8, p)
+    const float b_0 = f(shfl(b[hi], (2 * t) * 4 + src, full_mask, 32));      // B(p, 2t)
+    const float b_1 = f(shfl(b[hi], (2 * t + 1) * 4 + src, full_mask, 32));  // B(p, 2t+1)
+    s[0] += a_top * b_0;
+    s[1] += a_top * b_1;
+    s[2] += a_bot * b_0;
+    s[3] += a_bot * b_1;
+  }
+  for (int q = 0; q < 4; ++q) d[q] = s[q];
+#endif
+}
+
 }  // namespace weft::gpu
