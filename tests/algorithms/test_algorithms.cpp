@@ -242,8 +242,8 @@ void check_wide_sort(std::size_t n) {
     vals[i] = 3 * static_cast<long>(i) + 1;
   }
   weft::View<WideKey<B>*, M> k("wide", n);
-  weft::View<long*, weft::LayoutStride, M> v(weft::subview(weft::View<long**, weft::LayoutRight, M>("vals2", n, 2),
-                                                           weft::ALL, 1));  // strided values
+  weft::View<long*, weft::LayoutStride, M> v(
+      weft::subview(weft::View<long**, weft::LayoutRight, M>("vals2", n, 2), weft::ALL, 1));  // strided values
   {
     auto hk = weft::create_mirror_view(k);
     auto hv = weft::create_mirror_view(v);
@@ -271,6 +271,135 @@ TEST_CASE_TEMPLATE("comparator sort_by_key on wide keys (8, 40, 128 bytes) and 3
     check_wide_sort<E, 16>(n);
     check_wide_sort<E, 40>(n);
     check_wide_sort<E, 128>(n);  // too wide for the tiled device sort: the simple one
+  }
+}
+
+TEST_CASE_TEMPLATE(
+    "BinSort (Kokkos's interface): 1D and 3D bins, stable or sorted within bins, sub-ranges, values of rank 1-3", E,
+    WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  using KV = weft::View<double*, M>;
+  using Op = weft::BinOp1D<KV>;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(100003)}) {
+    for (const bool within : {false, true}) {
+      INFO("n = ", n, ", sort_within_bins = ", within);
+      std::mt19937 g(5 + n);
+      std::vector<double> x(n);
+      for (std::size_t i = 0; i < n; ++i) x[i] = (g() % 4001) * 0.0025;  // [0, 10] with repeats, both ends included
+      if (n > 2) x[0] = 10.0, x[1] = 0.0;
+      auto keys = device_copy<KV>("keys", x);
+      const Op op(37, 0.0, 10.0);
+      weft::BinSort<KV, Op> bs(E(), keys, op, within);
+      bs.create_permute_vector(E());
+      // reference: the same bin formula, then a stable sort of the indices by (bin[, key])
+      const double mul = 37 / 10.0;
+      std::vector<int> bin(n), count(38, 0);
+      for (std::size_t i = 0; i < n; ++i) ++count[bin[i] = static_cast<int>(mul * (x[i] - 0.0))];
+      std::vector<std::size_t> perm(n);
+      for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+      std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) {
+        return bin[a] != bin[b] ? bin[a] < bin[b] : within && x[a] < x[b];
+      });
+      CHECK(host_vector(bs.get_bin_count()) == count);
+      const auto off = host_vector(bs.get_bin_offsets());
+      std::size_t run = 0, bad = 0;
+      for (int b = 0; b < 38; ++b) bad += off[b] != run, run += count[b];
+      CHECK(bad == 0);
+      const auto got = host_vector(bs.get_permute_vector());
+      CHECK(got == perm);  // deterministic and stable
+      // values of rank 1 and rank 2 (LayoutLeft) follow the permutation
+      std::vector<double> v1(n);
+      for (std::size_t i = 0; i < n; ++i) v1[i] = 2.0 * i + 0.5;
+      auto vals = device_copy<KV>("vals", v1);
+      bs.sort(E(), vals);
+      const auto hv = host_vector(vals);
+      weft::View<long**, weft::LayoutLeft, M> v2("v2", n, 3);
+      {
+        auto h = weft::create_mirror_view(v2);
+        for (std::size_t i = 0; i < n; ++i)
+          for (int d = 0; d < 3; ++d) h(i, d) = 10 * long(i) + d;
+        weft::deep_copy(v2, h);
+      }
+      bs.sort(v2);
+      auto h2 = weft_test::on_host(v2);
+      bad = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        bad += hv[j] != 2.0 * perm[j] + 0.5;
+        for (int d = 0; d < 3; ++d) bad += h2(j, d) != 10 * long(perm[j]) + d;
+      }
+      CHECK(bad == 0);
+    }
+  }
+  // a sub-range of the keys, applied to a sub-range of a longer rank-3 View
+  {
+    const std::size_t n = 5000;
+    std::vector<double> x(n);
+    std::mt19937 g(77);
+    for (auto& v : x) v = (g() % 1000) * 0.01;
+    auto keys = device_copy<KV>("keys", x);
+    const int kb = 100, ke = 4100, vb = 7;
+    weft::BinSort<KV, Op> bs(keys, kb, ke, Op(10, 0.0, 10.0));
+    bs.create_permute_vector();
+    weft::View<int***, M> w("w", ke - kb + 20, 2, 2);
+    weft::parallel_for(
+        "w", weft::MDRangePolicy<E, weft::Rank<3>>({0L, 0L, 0L}, {long(w.extent(0)), 2L, 2L}),
+        WEFT_LAMBDA(long i, long j, long k) { w(i, j, k) = int(1000 * i + 10 * j + k); });
+    bs.sort(E(), w, vb, vb + (ke - kb));
+    std::vector<std::size_t> perm(ke - kb);
+    for (int i = kb; i < ke; ++i) perm[i - kb] = i;
+    std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) { return int(x[a]) < int(x[b]); });
+    auto hw = weft_test::on_host(w);
+    std::size_t bad = 0;
+    for (long i = 0; i < long(w.extent(0)); ++i)
+      for (int j = 0; j < 2; ++j)
+        for (int k = 0; k < 2; ++k) {
+          const bool moved = i >= vb && i < vb + (ke - kb);
+          const long src = moved ? long(perm[i - vb]) - kb + vb : i;  // rows outside the range stay
+          bad += hw(i, j, k) != int(1000 * src + 10 * j + k);
+        }
+    CHECK(bad == 0);
+    bs.sort(weft::View<int*, M>("exact", 4000));  // [0, n) by default
+    CHECK_THROWS_WITH_AS(bs.sort(weft::View<int*, M>("short", 3999)), doctest::Contains("must hold the 4000 keys"),
+                         weft::Error);
+  }
+  // keys outside the bins are reported, never written out of bounds
+  {
+    auto keys = device_copy<KV>("bad_keys", std::vector<double>{1.0, 11.0, -2.0, 3.0});
+    weft::BinSort<KV, Op> bs(keys, Op(4, 0.0, 10.0));
+    CHECK_THROWS_WITH_AS(bs.create_permute_vector(), doctest::Contains("2 of the 4 keys of \"bad_keys\" fall outside"),
+                         weft::Error);
+  }
+  // BinOp3D: points in a box, bins numbered with the last axis fastest
+  {
+    using PV = weft::View<double**, M>;
+    const std::size_t n = 20000;
+    std::mt19937 g(31);
+    PV pts("pts", n, 3);
+    auto hp = weft::create_mirror_view(pts);
+    for (std::size_t i = 0; i < n; ++i)
+      for (int d = 0; d < 3; ++d) hp(i, d) = (g() % 1000) * 0.001 * (d + 1);  // [0, d + 1)
+    weft::deep_copy(pts, hp);
+    int nb[3] = {4, 5, 6};
+    double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 3};
+    weft::BinSort<PV, weft::BinOp3D<PV>> bs(pts, weft::BinOp3D<PV>(nb, lo, hi), true);
+    bs.create_permute_vector();
+    std::vector<int> bin(n), count(4 * 5 * 6, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      int c[3];
+      for (int d = 0; d < 3; ++d) c[d] = static_cast<int>(double(nb[d]) / (hi[d] - lo[d]) * (hp(i, d) - lo[d]));
+      ++count[bin[i] = (c[0] * 5 + c[1]) * 6 + c[2]];
+    }
+    std::vector<std::size_t> perm(n);
+    for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+    auto less = [&](std::size_t a, std::size_t b) {
+      if (bin[a] != bin[b]) return bin[a] < bin[b];
+      for (int d = 0; d < 3; ++d)
+        if (hp(a, d) != hp(b, d)) return hp(a, d) < hp(b, d);
+      return false;
+    };
+    std::stable_sort(perm.begin(), perm.end(), less);
+    CHECK(host_vector(bs.get_bin_count()) == count);
+    CHECK(host_vector(bs.get_permute_vector()) == perm);
   }
 }
 

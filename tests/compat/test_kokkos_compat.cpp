@@ -100,6 +100,20 @@ TEST_CASE("Kokkos::sort, Kokkos::Experimental algorithms and Kokkos::Random_XorS
   for (int i = 0; i < n; ++i) sum += h(i);
   CHECK(hs(n - 1) == sum);
   CHECK(Kokkos::Experimental::min_element(Kokkos::DefaultExecutionSpace(), v) == 0);
+  // Kokkos::BinSort as particle codes use it: bin the (sorted) values, permute a second array with them
+  using KeyView = Kokkos::View<int*>;
+  using BinOp = Kokkos::BinOp1D<KeyView>;
+  Kokkos::View<double*> w("w", n);
+  Kokkos::parallel_for(
+      "w", n, KOKKOS_LAMBDA(const int i) { w(i) = 0.5 * i; });
+  Kokkos::BinSort<KeyView, BinOp> bins(s, BinOp(10, 0, int(hs(n - 1))));
+  bins.create_permute_vector();
+  bins.sort(w);
+  auto perm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bins.get_permute_vector());
+  auto hw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);
+  for (int i = 0; i < n; ++i) REQUIRE(hw(i) == 0.5 * perm(i));
+  CHECK(perm(0) == 0);  // s ascending: the permutation is the identity, and stable
+  CHECK(perm(n - 1) == std::size_t(n - 1));
 }
 
 TEST_CASE("Kokkos::Experimental::half_t and bhalf_t") {

@@ -1,6 +1,7 @@
-// weft algorithms: sort / sort_by_key, the std algorithms on Views (weft::experimental), random numbers.
+// weft algorithms: sort / sort_by_key, BinSort, the std algorithms on Views (weft::experimental), random numbers.
 #pragma once
 
+#include <weft/algorithms/bin_sort.hpp>
 #include <weft/algorithms/random.hpp>
 #include <weft/algorithms/sort.hpp>
 #include <weft/algorithms/std_algorithms.hpp>
