@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 #include <weft/linalg.hpp>
@@ -31,13 +32,18 @@ namespace {
 std::atomic<bool>& tf32_setting() {
   static std::atomic<bool> on{[] {
     const char* e = std::getenv("WEFT_LINALG_TF32");
-    return e && (std::strcmp(e, "1") == 0 || std::strcmp(e, "on") == 0 || std::strcmp(e, "true") == 0);
+    if (!e || !*e) return false;
+    for (const char* yes : {"1", "on", "true", "yes"})
+      if (std::strcmp(e, yes) == 0) return true;
+    for (const char* no : {"0", "off", "false", "no"})
+      if (std::strcmp(e, no) == 0) return false;
+    throw Error(std::string("weft::linalg: WEFT_LINALG_TF32=") + e + " is not known; use 1 (allow TF32) or 0");
   }()};
   return on;
 }
 }  // namespace
-void allow_tf32(bool on) noexcept { tf32_setting().store(on, std::memory_order_relaxed); }
-bool tf32_allowed() noexcept { return tf32_setting().load(std::memory_order_relaxed); }
+void allow_tf32(bool on) { tf32_setting().store(on, std::memory_order_relaxed); }
+bool tf32_allowed() { return tf32_setting().load(std::memory_order_relaxed); }
 
 namespace impl {
 namespace {

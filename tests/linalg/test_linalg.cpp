@@ -406,6 +406,51 @@ TEST_CASE("GPU GEMM: DMMA and SIMT warp layers against long double references") 
   check_product<float>(Cf, af, false, bf, false, 100, 90, 70, 1.0, nullptr);
 }
 
+// A function, not a generic lambda: nvcc takes no extended lambda inside a generic one.
+template <class Z>
+void check_complex_gemm() {
+  using E = weft::DefaultExecutionSpace;
+  using M = E::memory_space;
+  const long m = 67, n = 45, k = 70;
+  {
+    using R = typename Z::value_type;
+    INFO(sizeof(Z), "-byte complex");
+    weft::View<Z**, weft::LayoutLeft, M> A("Az", m, k), B("Bz", k, n), C("Cz", m, n);
+    auto ha = weft::create_mirror_view(A);
+    auto hb = weft::create_mirror_view(B);
+    const auto va = weft_test::random_values<double>(2 * m * k, 101),
+               vb = weft_test::random_values<double>(2 * k * n, 102);
+    for (long i = 0; i < m * k; ++i) ha(i % m, i / m) = Z(R(va[2 * i]), R(va[2 * i + 1]));
+    for (long i = 0; i < k * n; ++i) hb(i % k, i / k) = Z(R(vb[2 * i]), R(vb[2 * i + 1]));
+    weft::deep_copy(A, ha);
+    weft::deep_copy(B, hb);
+    const Z alpha(R(0.5), R(-1));
+    la::matrix_product(E(), la::scaled(alpha, A), B, C,
+                       la::epilogue(WEFT_LAMBDA(long i, long, Z ab) { return ab + Z(R(i), R(0)); }), la::Impl::native);
+    auto h = weft_test::on_host(C);
+    long bad = 0;
+    for (long i = 0; i < m; ++i)
+      for (long j = 0; j < n; ++j) {
+        std::complex<long double> s = 0;
+        long double mag = 0;
+        for (long p = 0; p < k; ++p) {
+          const std::complex<long double> x(ha(i, p).real(), ha(i, p).imag()), y(hb(p, j).real(), hb(p, j).imag());
+          s += x * y;
+          mag += std::abs(x) * std::abs(y);
+        }
+        s = s * std::complex<long double>(0.5L, -1.0L) + std::complex<long double>(i, 0);
+        const std::complex<long double> got(h(i, j).real(), h(i, j).imag());
+        bad += !(std::abs(got - s) <= 4.0L * (k + 2) * std::numeric_limits<R>::epsilon() * (2 * mag + i));
+      }
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("GPU GEMM: complex<double> and complex<float> through the SIMT layer, with an epilogue") {
+  check_complex_gemm<std::complex<double>>();
+  check_complex_gemm<std::complex<float>>();
+}
+
 TEST_CASE("GPU GEMM: TF32 rounding and the TF32 warp layer (float, when allowed)") {
   namespace g = weft::gpu;
   auto bits = [](float x) {

@@ -55,8 +55,8 @@ Impl default_impl();
 /// mantissa bits (relative error ~2^-11 per product instead of 2^-24) for up to 8x the throughput: Weft's kernel
 /// then takes its TF32 warp layer and cuBLAS its TF32 math mode. Off by default; WEFT_LINALG_TF32=1 sets the start
 /// value, allow_tf32() changes it for the following calls. Host spaces, HIP and double are unaffected.
-void allow_tf32(bool on) noexcept;
-bool tf32_allowed() noexcept;
+void allow_tf32(bool on);
+bool tf32_allowed();
 /// Whether a vendor BLAS was found at configure time (and its name).
 bool has_vendor_blas() noexcept;
 const char* vendor_blas_name() noexcept;
