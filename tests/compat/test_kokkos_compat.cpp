@@ -114,6 +114,24 @@ TEST_CASE("Kokkos::sort, Kokkos::Experimental algorithms and Kokkos::Random_XorS
   for (int i = 0; i < n; ++i) REQUIRE(hw(i) == 0.5 * perm(i));
   CHECK(perm(0) == 0);  // s ascending: the permutation is the identity, and stable
   CHECK(perm(n - 1) == std::size_t(n - 1));
+  // Kokkos::sort of a sub-range, and Kokkos::Experimental::sort_by_key
+  Kokkos::View<int*> r("r", 6), rv("rv", 6);
+  auto hr = Kokkos::create_mirror_view(r);
+  const int init[6] = {9, 5, 3, 4, 1, 0};
+  for (int i = 0; i < 6; ++i) hr(i) = init[i];
+  Kokkos::deep_copy(r, hr);
+  Kokkos::sort(r, 1, 5);
+  Kokkos::deep_copy(hr, r);
+  const int want[6] = {9, 1, 3, 4, 5, 0};
+  for (int i = 0; i < 6; ++i) CHECK(hr(i) == want[i]);
+  CHECK_THROWS_WITH_AS(Kokkos::sort(r, 2, 7), doctest::Contains("[2, 7) is not inside \"r\" (6 elements)"),
+                       weft::Error);
+  Kokkos::parallel_for(
+      "rv", 6, KOKKOS_LAMBDA(const int i) { rv(i) = 10 * i; });
+  Kokkos::Experimental::sort_by_key(Kokkos::DefaultExecutionSpace(), r, rv);
+  auto hrv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rv);
+  const int moved[6] = {50, 10, 20, 30, 40, 0};  // keys 0 1 3 4 5 9 came from positions 5 1 2 3 4 0
+  for (int i = 0; i < 6; ++i) CHECK(hrv(i) == moved[i]);
 }
 
 TEST_CASE("Kokkos::Experimental::half_t and bhalf_t") {

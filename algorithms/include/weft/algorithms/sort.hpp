@@ -14,8 +14,10 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -560,6 +562,19 @@ void sort(const E& exec, const V& v, Comp comp) {
 template <class V>
 void sort(const V& v) {
   sort(impl::exec_for_memory_t<typename V::memory_space>(), v);
+}
+/// Sorts v(begin), ..., v(end - 1) ascending and leaves the rest (Kokkos::sort(view, begin, end)).
+template <ExecutionSpace E, class V, std::integral B, std::integral End>
+void sort(const E& exec, const V& v, B begin, End end) {
+  impl::check_rank1(v, "sort");
+  if (begin < 0 || end < begin || static_cast<std::size_t>(end) > v.extent(0))
+    throw Error("weft::sort: the range [" + std::to_string(begin) + ", " + std::to_string(end) + ") is not inside \"" +
+                v.label() + "\" (" + std::to_string(v.extent(0)) + " elements)");
+  sort(exec, subview(v, pair<long, long>(static_cast<long>(begin), static_cast<long>(end))));
+}
+template <class V, std::integral B, std::integral End>
+void sort(const V& v, B begin, End end) {
+  sort(impl::exec_for_memory_t<typename V::memory_space>(), v, begin, end);
 }
 /// Sorts keys ascending and applies the same permutation to values (stable: equal keys keep their values' order).
 template <ExecutionSpace E, class K, class V>

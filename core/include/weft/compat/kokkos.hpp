@@ -48,6 +48,7 @@ using ::weft::half_t;
 using ::weft::MinMaxLoc;
 #if WEFT_COMPAT_HAS_ALGORITHMS
 using namespace ::weft::experimental;  // Kokkos::Experimental::copy_if, inclusive_scan, min_element, ...
+using ::weft::sort_by_key;             // Kokkos::Experimental::sort_by_key (Kokkos 4.2)
 #endif
 }  // namespace Experimental
 
