@@ -252,6 +252,9 @@ TEST_CASE_TEMPLATE("functor reductions: value_type arrays, init/join/final, resu
   double mean = 0;
   weft::parallel_reduce("mean", weft::RangePolicy<E>(0, 100), MeanFunctor{}, mean);
   CHECK(mean == doctest::Approx(49.5));
+  weft::View<double, E> mean_view("mean_view");  // a device View: the kernel writes it, final() applied
+  weft::parallel_reduce("mean_view", weft::RangePolicy<E>(0, 100), MeanFunctor{}, mean_view);
+  CHECK(weft_test::on_host(mean_view)() == doctest::Approx(49.5));
 
   weft::View<double, E> into_view("into_view");
   weft::parallel_reduce(

@@ -195,6 +195,15 @@ inline void parallel_for(const P& policy, const F& f) {
 
 // ---- parallel_reduce -------------------------------------------------------------------------------------
 namespace impl {
+/// The memory space of a View result (void for anything else).
+template <class R, bool = is_view_v<R>>
+struct view_memory_space {
+  using type = void;
+};
+template <class R>
+struct view_memory_space<R, true> {
+  using type = typename R::memory_space;
+};
 template <class F, class Policy, class... Results>
 auto make_reduce_adaptor(const F& f, Results&... results) {
   if constexpr (sizeof...(Results) == 0) {
@@ -202,7 +211,8 @@ auto make_reduce_adaptor(const F& f, Results&... results) {
                   "weft::parallel_reduce without a result needs a functor that declares value_type");
     return FunctorAdaptor<F>{&f, functor_value_count(f), nullptr};
   } else if constexpr (sizeof...(Results) == 1 && ReducingFunctor<F> && !(Reducer<Results> && ...)) {
-    using FA = FunctorAdaptor<F>;
+    using R0 = std::remove_cvref_t<typename first_or<void, Results...>::type>;
+    using FA = FunctorAdaptor<F, typename view_memory_space<R0>::type>;
     auto target = [](auto& r) -> typename FA::value_type* {
       using Rr = std::remove_cvref_t<decltype(r)>;
       if constexpr (is_view_v<Rr>)
@@ -215,7 +225,6 @@ auto make_reduce_adaptor(const F& f, Results&... results) {
         return &r;
     }(results...);
     ResultWriter writer = nullptr;
-    using R0 = std::remove_cvref_t<typename first_or<void, Results...>::type>;
     if constexpr (is_view_v<R0>) writer = &write_result_bytes<typename R0::memory_space>;
     return FA{&f, functor_value_count(f), target, writer};
   } else if constexpr (sizeof...(Results) == 1) {
@@ -295,9 +304,10 @@ inline void parallel_scan(std::string_view label, const P& policy, const F& f, T
     // copied there (a device View is never dereferenced on the host).
     static_assert(Total::R == 0, "weft::parallel_scan: a View total must have rank 0");
     if constexpr (impl::ReducingFunctor<F>)
-      impl::run_scan(label, p, f,
-                     impl::FunctorAdaptor<F>{&f, impl::functor_value_count(f), total.data(),
-                                             &impl::write_result_bytes<typename Total::memory_space>});
+      impl::run_scan(
+          label, p, f,
+          impl::FunctorAdaptor<F, typename Total::memory_space>{
+              &f, impl::functor_value_count(f), total.data(), &impl::write_result_bytes<typename Total::memory_space>});
     else
       impl::run_scan(label, p, f, impl::ReducerAdaptor<decltype(impl::as_reducer(total))>{impl::as_reducer(total)});
   } else if constexpr (impl::ReducingFunctor<F>) {

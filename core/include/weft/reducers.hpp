@@ -299,8 +299,9 @@ struct CombinedAdaptor {
 };
 
 /// A functor that reduces by itself: it has value_type (possibly T[] with a value_count member), and
-/// optionally init / join / final. Results go to a scalar, an array, a View, or nowhere.
-template <class F>
+/// optionally init / join / final. Results go to a scalar, an array, a View (TargetSpace: its memory space), or
+/// nowhere.
+template <class F, class TargetSpace = void>
 struct FunctorAdaptor {
   using declared = typename F::value_type;
   static constexpr bool is_array = std::is_array_v<declared>;
@@ -349,6 +350,14 @@ struct FunctorAdaptor {
       fn(v);
     else
       fn(*v);
+  }
+  /// The result View's memory when a kernel of E may write it directly, else null (see ReducerResult).
+  template <class E>
+  value_type* direct_target() const {
+    if constexpr (!std::is_void_v<TargetSpace>) {
+      if constexpr (SpaceAccessibility<E, TargetSpace>::accessible) return target;
+    }
+    return nullptr;
   }
   void store(const value_type* v) const {
     if (!target) return;
