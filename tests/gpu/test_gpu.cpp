@@ -386,8 +386,8 @@ TEST_CASE("scan look-back: stops at the nearest inclusive prefix, joins aggregat
       hout(0) = hout(1) = Hop{-3, -3, -3};
       weft::deep_copy(out, hout);
       const std::int64_t n = last ? std::int64_t(tiles) * ScanK::Shape::tile : std::int64_t(1) << 40;
-      ScanK k{NoFunctor{}, HopAdaptor{}, 0, n, nullptr, flags.data(), aggregates.data(), prefixes.data(),
-              out.data() + 1};
+      ScanK k{NoFunctor{},     HopAdaptor{},  0, n, nullptr, flags.data(), aggregates.data(),
+              prefixes.data(), out.data() + 1};
       const Hop mine{int(c.tile), int(c.tile), 1};
       Shape s;
       s.block = {unsigned(weft::gpu::warp_size), 1, 1};

@@ -369,23 +369,36 @@ TiledSortShape tiled_sort_shape(bool payload) {
   return s;
 }
 
+/// One team per tile of n keys, with the shape's scratch.
+template <class E>
+TeamPolicy<E> tiled_sort_policy(const E& exec, std::int64_t n, const TiledSortShape& s) {
+  TeamPolicy<E> policy(exec, (n + s.tile - 1) / s.tile, s.threads, 1);
+  policy.set_scratch_size(0, PerTeam(s.scratch));
+  return policy;
+}
+/// A team's two key buffers of a tile in scratch, and its two index buffers when values ride along (else null).
+template <class Member, class T>
+WEFT_INLINE_FUNCTION void tile_buffers(const Member& m, std::int64_t tile, bool payload, T*& k0, T*& k1,
+                                       std::uint32_t*& i0, std::uint32_t*& i1) {
+  k0 = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
+  k1 = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
+  i0 = payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
+  i1 = payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
+}
+
 /// Phase 1: each team sorts one tile of keys[0, n) in place (and writes each key's original index to idx).
 template <class E, class T, class Comp>
 void sort_tiles(const E& exec, T* keys, std::uint32_t* idx, std::int64_t n, const TiledSortShape& s, const Comp& comp) {
   using Member = typename TeamPolicy<E>::member_type;
   const std::int64_t tile = s.tile;
   const int items = s.items;
-  TeamPolicy<E> policy(exec, (n + tile - 1) / tile, s.threads, 1);
-  policy.set_scratch_size(0, PerTeam(s.scratch));
+  const TeamPolicy<E> policy = tiled_sort_policy(exec, n, s);
   parallel_for(
       "weft::sort (tiles in shared memory)", policy, WEFT_LAMBDA(const Member& m) {
         const bool payload = idx != nullptr;
-        T* k0 = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
-        T* k1 = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
-        std::uint32_t* i0 =
-            payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
-        std::uint32_t* i1 =
-            payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
+        T *k0, *k1;
+        std::uint32_t *i0, *i1;
+        tile_buffers(m, tile, payload, k0, k1, i0, i1);
         const std::int64_t base = std::int64_t(m.league_rank()) * tile;
         const std::int64_t cnt = n - base < tile ? n - base : tile;
         const int t = m.team_rank(), nt = m.team_size();
@@ -438,17 +451,13 @@ void merge_tiles(const E& exec, const T* src, const std::uint32_t* isrc, T* dst,
   using Member = typename TeamPolicy<E>::member_type;
   const std::int64_t tile = s.tile;
   const int items = s.items;
-  TeamPolicy<E> policy(exec, (n + tile - 1) / tile, s.threads, 1);
-  policy.set_scratch_size(0, PerTeam(s.scratch));
+  const TeamPolicy<E> policy = tiled_sort_policy(exec, n, s);
   parallel_for(
       "weft::sort (merge path)", policy, WEFT_LAMBDA(const Member& m) {
         const bool payload = idst != nullptr;
-        T* sk = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
-        T* so = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
-        std::uint32_t* si =
-            payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
-        std::uint32_t* sio =
-            payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
+        T *sk, *so;
+        std::uint32_t *si, *sio;
+        tile_buffers(m, tile, payload, sk, so, si, sio);
         const std::int64_t o0 = std::int64_t(m.league_rank()) * tile, o1 = o0 + tile < n ? o0 + tile : n;
         const std::int64_t lo = o0 / (2 * w) * (2 * w), mid = lo + w < n ? lo + w : n,
                            hi = lo + 2 * w < n ? lo + 2 * w : n;

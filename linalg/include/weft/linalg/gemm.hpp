@@ -158,6 +158,22 @@ void micro_kernel(bool simd, long kc, const T* a, const T* b, T* ct) noexcept {
   micro_kernel_portable<T, Bk::mr, Bk::nr>(kc, a, b, ct);
 }
 
+/// Whether E starts where C does (E is C: a user epilogue must not read E after C was written).
+template <class EV, class CV>
+bool same_data(const EV& e, const CV& c) {
+  return static_cast<const void*>(e.data()) == static_cast<const void*>(c.data());
+}
+/// A packed copy of E, for a user epilogue whose E is C itself.
+template <class Exec, class EV, class CV>
+View<typename CV::non_const_value_type**, LayoutRight, typename CV::memory_space> epilogue_e_copy(const Exec& exec,
+                                                                                                  const EV& e,
+                                                                                                  const CV& c) {
+  const View<typename CV::non_const_value_type**, LayoutRight, typename CV::memory_space> copy(
+      view_alloc(WithoutInitializing, c.label() + " (E for the epilogue)"), c.extent(0), c.extent(1));
+  deep_copy(exec, copy, e);
+  return copy;
+}
+
 /// Weft's host GEMM: C = ep(i, j, alpha_a alpha_b op(A) op(B), E), any layouts. The default epilogue (E + ab) is
 /// the first k-block's starting value; another one is applied as the last k-block is stored.
 template <class Exec, class AV, class BV, class CV, class EV, class Ep = PlusE>
@@ -181,10 +197,8 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
   if constexpr (!Ep::linear) {
     // E is read as the last k-block is stored, after earlier k-blocks have accumulated into C: when E is C, keep a
     // copy of it.
-    if (E && k > Bk::kc && static_cast<const void*>(E->data()) == static_cast<const void*>(C.data())) {
-      const View<T**, LayoutRight, typename CV::memory_space> e_copy(
-          view_alloc(WithoutInitializing, C.label() + " (E for the epilogue)"), m, n);
-      deep_copy(exec, e_copy, *E);
+    if (E && k > Bk::kc && same_data(*E, C)) {
+      const auto e_copy = epilogue_e_copy(exec, *E, C);
       return host_gemm(exec, A, B, C, &e_copy, ep);
     }
   }
@@ -343,11 +357,8 @@ bool vendor_product(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, co
   if constexpr (Ep::linear) {
     return vendor_product(exec, A, B, C, E, gemm);
   } else {
-    using T = typename CV::non_const_value_type;
-    if (E && static_cast<const void*>(E->data()) == static_cast<const void*>(C.data())) {
-      const View<T**, LayoutRight, typename CV::memory_space> e_copy(
-          view_alloc(WithoutInitializing, C.label() + " (E for the epilogue)"), C.extent(0), C.extent(1));
-      deep_copy(exec, e_copy, *E);
+    if (E && same_data(*E, C)) {
+      const auto e_copy = epilogue_e_copy(exec, *E, C);
       return vendor_product(exec, A, B, C, &e_copy, ep, gemm);
     }
     if (!vendor_product(exec, A, B, C, static_cast<const CV*>(nullptr), gemm)) return false;

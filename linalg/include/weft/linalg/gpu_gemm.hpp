@@ -103,15 +103,28 @@ struct SimtThread {
   }
 };
 
+/// The accumulators of the 16 x 8 tensor-core warp layers (16-bit and TF32 inputs): a 32 x 32 warp tile of 2 x 4
+/// fragments, each lane holding C(g, 2t + q % 2) and C(g + 8, ...) of each (the PTX m16n8 accumulator layout).
+struct Mma16x8Tiles {
+  float acc[2][4][4] = {};
+  /// Calls out(row, col, value) for each accumulator this lane holds (tile coordinates).
+  template <class Out>
+  WEFT_DEVICE void store(const Out& out) const {
+    const auto [g, t, r0, c0] = mma_lane();
+    for (int fi = 0; fi < 2; ++fi)
+      for (int fj = 0; fj < 4; ++fj)
+        for (int q = 0; q < 4; ++q) out(r0 + fi * 16 + g + 8 * (q / 2), c0 + fj * 8 + 2 * t + q % 2, acc[fi][fj][q]);
+  }
+};
+
 /// Warp layer, 16-bit tensor cores: half_t or bhalf_t A and B, float accumulation (gpu::mma_m16n8k16). A 128 x 64
 /// block tile, 8 warps as 4 x 2 with 32 x 32 warp tiles (2 x 4 fragments of 16 x 8), k-slabs of 32. Fragment
 /// registers pair two k-consecutive values, read from the k-major shared tiles with two 16-bit loads.
 template <class In_>
-struct MmaF16Warp {
+struct MmaF16Warp : Mma16x8Tiles {
   using T = float;
   using In = In_;
   using S = Shape<In, 128, 64>;
-  float acc[2][4][4] = {};
   WEFT_DEVICE void multiply(const In* As, const In* Bs) {
     const auto [g, t, r0, c0] = mma_lane();
     auto pair = [](const In* p, int ld) { return gpu::pack2(gpu::shared_load(p), gpu::shared_load(p + ld)); };
@@ -132,13 +145,6 @@ struct MmaF16Warp {
       for (int fi = 0; fi < 2; ++fi)
         for (int fj = 0; fj < 4; ++fj) gpu::mma_m16n8k16<In>(acc[fi][fj], a[fi], b[fj], acc[fi][fj]);
     }
-  }
-  template <class Out>
-  WEFT_DEVICE void store(const Out& out) const {
-    const auto [g, t, r0, c0] = mma_lane();
-    for (int fi = 0; fi < 2; ++fi)
-      for (int fj = 0; fj < 4; ++fj)
-        for (int q = 0; q < 4; ++q) out(r0 + fi * 16 + g + 8 * (q / 2), c0 + fj * 8 + 2 * t + q % 2, acc[fi][fj][q]);
   }
 };
 
@@ -227,11 +233,10 @@ struct TiledGemm {
 /// fragments are loaded (gpu::to_tf32), float accumulation (gpu::mma_m16n8k8_tf32). A 128 x 64 block tile, 8 warps as
 /// 4 x 2 with 32 x 32 warp tiles (2 x 4 fragments of 16 x 8), k-slabs of 16 in two k-steps of 8. A pad of 8 floats
 /// (lda, ldb = 8 mod 32) puts the 32 lanes' fragment loads (rows g, k-rows t) on 32 distinct banks.
-struct MmaTf32Warp {
+struct MmaTf32Warp : Mma16x8Tiles {
   using T = float;
   using In = float;
   using S = Shape<float, 128, 64, 8>;
-  float acc[2][4][4] = {};
   WEFT_DEVICE void multiply(const float* As, const float* Bs) {
     const auto [g, t, r0, c0] = mma_lane();
     auto tf = [](const float* p) { return gpu::to_tf32(gpu::shared_load(p)); };
@@ -252,13 +257,6 @@ struct MmaTf32Warp {
       for (int fi = 0; fi < 2; ++fi)
         for (int fj = 0; fj < 4; ++fj) gpu::mma_m16n8k8_tf32(acc[fi][fj], a[fi], b[fj], acc[fi][fj]);
     }
-  }
-  template <class Out>
-  WEFT_DEVICE void store(const Out& out) const {
-    const auto [g, t, r0, c0] = mma_lane();
-    for (int fi = 0; fi < 2; ++fi)
-      for (int fj = 0; fj < 4; ++fj)
-        for (int q = 0; q < 4; ++q) out(r0 + fi * 16 + g + 8 * (q / 2), c0 + fj * 8 + 2 * t + q % 2, acc[fi][fj][q]);
   }
 };
 
