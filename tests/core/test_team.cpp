@@ -178,10 +178,23 @@ TEST_CASE_TEMPLATE("team and thread scratch, levels 0 and 1, at and over the lim
       "kernel \"over_limit\": scratch level 0 request of " + std::to_string(max0 + 1) + " bytes per team";
   const int tmax = weft::TeamPolicy<E>(2, 1).team_size_max();
   const std::string team_msg = "team size " + std::to_string(tmax + 1) + " exceeds the maximum " + std::to_string(tmax);
+  // scratch_size_max(0) holds for the largest team; on a GPU a smaller team has more (its slots are smaller).
   CHECK_THROWS_WITH_AS(
-      weft::parallel_for("over_limit", weft::TeamPolicy<E>(2, 1).set_scratch_size(0, weft::PerTeam(max0 + 1)),
+      weft::parallel_for("over_limit", weft::TeamPolicy<E>(2, tmax).set_scratch_size(0, weft::PerTeam(max0 + 1)),
                          WEFT_LAMBDA(const member&){}),
       doctest::Contains(over_msg.c_str()), weft::Error);
+  if constexpr (!weft::SpaceAccessibility<weft::HostSpace, typename E::memory_space>::accessible) {
+    weft::parallel_for(
+        "above_max_small_team", weft::TeamPolicy<E>(1, 32).set_scratch_size(0, weft::PerTeam(max0 + 4096)),
+        WEFT_LAMBDA(const member& m) {
+          char* p = static_cast<char*>(m.team_scratch(0).get_shmem(max0 + 4096));
+          if (m.team_rank() == 0) p[max0 + 4095] = 1;
+        });
+    CHECK_THROWS_WITH_AS(weft::parallel_for("over_limit",
+                                            weft::TeamPolicy<E>(2, 32).set_scratch_size(0, weft::PerTeam(max0 + 40000)),
+                                            WEFT_LAMBDA(const member&){}),
+                         doctest::Contains("kernel \"over_limit\": scratch level 0 request"), weft::Error);
+  }
   CHECK_THROWS_WITH_AS(
       weft::parallel_for("too_big_team", weft::TeamPolicy<E>(2, tmax + 1), WEFT_LAMBDA(const member&){}),
       doctest::Contains(team_msg.c_str()), weft::Error);

@@ -120,6 +120,56 @@ TEST_CASE("block reduce (any block size) and block exclusive scan (multiples of 
   }
 }
 
+// ---- asynchronous copies ----------------------------------------------------------------------------------
+// Each of 64 threads issues three groups of copies to its 48 bytes of shared memory (16 bytes; 5 of 8 bytes with
+// the rest zero-filled, and 4 bytes all zero-filled; 16 bytes), reads its first two groups after async_wait<1>
+// (its own copies: no barrier needed), then, after async_wait<0> and a barrier, its neighbour's third group.
+struct AsyncCopyKernel {
+  weft::View<unsigned char*, Dev> src;
+  weft::View<std::uint32_t**, weft::LayoutRight, Dev> out;  // (thread, byte of its 28 + neighbour's 16)
+  WEFT_DEVICE void operator()() const {
+    namespace g = weft::gpu;
+    const unsigned t = g::thread_rank();
+    unsigned char* sh = reinterpret_cast<unsigned char*>(g::dynamic_shared());
+    const unsigned char* s = src.data();
+    g::copy_async<16>(sh + 48 * t, s + 16 * t, 16);
+    g::async_commit();
+    g::copy_async<8>(sh + 48 * t + 16, s + 1024 + 8 * t, 5);
+    g::copy_async<4>(sh + 48 * t + 24, s + 2048 + 4 * t, 0);
+    g::async_commit();
+    g::copy_async<16>(sh + 48 * t + 32, s + 3072 + 16 * t, 16);
+    g::async_commit();
+    g::async_wait<1>();
+    for (unsigned b = 0; b < 28; ++b) out(t, b) = g::shared_load(sh + 48 * t + b);
+    g::async_wait<0>();
+    g::sync_block();
+    const unsigned u = (t + 1) % 64;
+    for (unsigned b = 0; b < 16; ++b) out(t, 28 + b) = g::shared_load(sh + 48 * u + 32 + b);
+  }
+};
+
+TEST_CASE("asynchronous global-to-shared copies: groups, waits, zero fill, 4, 8 and 16 bytes") {
+  weft::View<unsigned char*, Dev> src("src", 4096);
+  auto hs = weft::create_mirror_view(src);
+  for (int i = 0; i < 4096; ++i) hs(i) = static_cast<unsigned char>((i * 37 + 11) % 251 + 1);  // never zero
+  weft::deep_copy(src, hs);
+  AsyncCopyKernel k{src, weft::View<std::uint32_t**, weft::LayoutRight, Dev>("out", 64, 44)};
+  Shape s;
+  s.block = {64, 1, 1};
+  s.shared_bytes = 48 * 64;
+  Vendor::launch(Dev(), "async_copy", s, k);
+  Dev().fence();
+  auto h = to_host(k.out);
+  int wrong = 0;
+  for (int t = 0; t < 64; ++t) {
+    for (int b = 0; b < 16; ++b) wrong += h(t, b) != hs(16 * t + b);
+    for (int b = 0; b < 8; ++b) wrong += h(t, 16 + b) != (b < 5 ? hs(1024 + 8 * t + b) : 0u);
+    for (int b = 0; b < 4; ++b) wrong += h(t, 24 + b) != 0u;
+    for (int b = 0; b < 16; ++b) wrong += h(t, 28 + b) != hs(3072 + 16 * ((t + 1) % 64) + b);
+  }
+  CHECK(wrong == 0);
+}
+
 // ---- the public patterns ----------------------------------------------------------------------------------
 TEST_CASE("parallel_for, parallel_reduce (every reducer, several at once, arrays) and parallel_scan") {
   for (const int n : {0, 1, 255, 257, 100003}) {

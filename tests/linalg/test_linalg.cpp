@@ -279,7 +279,7 @@ weft::View<T**, Layout, M> random_matrix(const char* label, long r, long c, std:
 /// 2 k eps sum_p |a_ip b_pj| (+ |e_ij|) of a k-term dot product.
 template <class T, class CV>
 void check_product(const CV& C, const std::vector<T>& a, bool at, const std::vector<T>& b, bool bt, long m, long n,
-                   long k, double alpha, const std::vector<T>* e) {
+                   long k, double alpha, const std::vector<T>* e, long double extra_rel = 0) {
   auto h = weft_test::on_host(C);
   const double eps = std::numeric_limits<T>::epsilon();
   for (long i = 0; i < m; ++i)
@@ -297,7 +297,7 @@ void check_product(const CV& C, const std::vector<T>& a, bool at, const std::vec
         mag += std::fabs((long double)(*e)[i * n + j]);
       }
       INFO("C(", i, ", ", j, ") of ", m, " x ", n, " x ", k);
-      REQUIRE(std::fabs((long double)h(i, j) - s) <= 2.0L * (k + 2) * eps * mag + 1e-300L);
+      REQUIRE(std::fabs((long double)h(i, j) - s) <= (2.0L * (k + 2) * eps + extra_rel) * mag + 1e-300L);
     }
 }
 }  // namespace
@@ -404,6 +404,74 @@ TEST_CASE("GPU GEMM: DMMA and SIMT warp layers against long double references") 
   weft::View<float**, weft::LayoutRight, M> Cf("Cf", 100, 90);
   la::matrix_product(E(), Af, Bf, Cf);
   check_product<float>(Cf, af, false, bf, false, 100, 90, 70, 1.0, nullptr);
+}
+
+// How a GPU GEMM operand lies in memory: row- or column-major, either one element past 16-byte alignment, or with
+// no unit stride (every other element of a wider array). Each picks a different slab layout or copy mode.
+enum class Lay { right, left, right_offset, left_offset, strided };
+
+/// A seeded random r x c matrix of In in device memory, laid out as `lay`, as a LayoutStride View over `storage`;
+/// dense gets its values (as T, row-major).
+template <class In, class T, class M>
+weft::View<In**, weft::LayoutStride, M> device_matrix(long r, long c, Lay lay, std::uint64_t seed,
+                                                      weft::View<In*, M>& storage, std::vector<T>& dense) {
+  const long off = (lay == Lay::right_offset || lay == Lay::left_offset) ? 1 : 0;
+  const bool left = lay == Lay::left || lay == Lay::left_offset;
+  const long sr = lay == Lay::strided ? 2 * c : (left ? 1 : c), sc = lay == Lay::strided ? 2 : (left ? r : 1);
+  storage = weft::View<In*, M>("storage", off + 2 * r * c + 1);
+  auto h = weft::create_mirror_view(storage);
+  const auto vals = weft_test::random_values<double>(static_cast<std::size_t>(r * c), seed);
+  dense.resize(r * c);
+  for (long i = 0; i < r; ++i)
+    for (long j = 0; j < c; ++j)
+      dense[i * c + j] = T(h(off + i * sr + j * sc) = In(static_cast<std::conditional_t<sizeof(In) == 2, float, double>>(vals[i * c + j])));
+  weft::deep_copy(storage, h);
+  return weft::View<In**, weft::LayoutStride, M>(storage.data() + off, weft::LayoutStride(r, sr, c, sc));
+}
+
+/// C = A B through the GPU GEMM for every pair of operand layouts, on rings of 2, 3 and 4 stages; extra_rel widens
+/// the bound (TF32).
+template <class T, class In>
+void check_gpu_gemm_layouts(bool mma, long double extra_rel) {
+  using E = weft::DefaultExecutionSpace;
+  using M = E::memory_space;
+  const Lay lays[] = {Lay::right, Lay::left, Lay::right_offset, Lay::left_offset, Lay::strided};
+  const int saved = la::impl::gpu_gemm::max_stages;
+  for (int stages : {2, 3, 4}) {
+    la::impl::gpu_gemm::max_stages = stages;
+    // 64-element multiples: 16-byte chunks everywhere; 130 x 67 x 37: partial tiles, slabs and chunks
+    for (const auto& shape : {std::array<long, 3>{64, 64, 64}, std::array<long, 3>{130, 67, 37}}) {
+      for (Lay la_ : lays)
+        for (Lay lb_ : lays) {
+          if (stages != 4 && shape[0] != 64 && la_ != lb_) continue;  // keep the emulated run short
+          const long m = shape[0], n = shape[1], k = shape[2];
+          INFO("stages ", stages, ", ", m, " x ", n, " x ", k, ", layouts ", int(la_), " ", int(lb_), ", mma ", mma);
+          weft::View<In*, M> sa, sb;
+          std::vector<T> a, b;
+          auto A = device_matrix<In, T, M>(m, k, la_, 71, sa, a);
+          auto B = device_matrix<In, T, M>(k, n, lb_, 72, sb, b);
+          weft::View<T**, weft::LayoutRight, M> D("D", m, n);
+          weft::deep_copy(D, std::numeric_limits<T>::quiet_NaN());
+          la::impl::gpu_gemm::run(E(), A, false, B, false, D, static_cast<const decltype(D)*>(nullptr), T(1), mma);
+          check_product<T>(D, a, false, b, false, m, n, k, 1.0, nullptr, extra_rel);
+        }
+    }
+  }
+  la::impl::gpu_gemm::max_stages = saved;
+}
+
+// Every warp layer reads its fragments from k-major and k-fast slabs, filled by 16-byte chunks, element copies or
+// loads and stores; GpuEmu performs each asynchronous copy at the latest moment a GPU may (the wait) and reports
+// any access to a slab in flight, so a missing wait or barrier in the ring fails here.
+TEST_CASE("GPU GEMM: every operand layout and copy mode, rings of 2 to 4 stages") {
+  check_gpu_gemm_layouts<double, double>(true, 0);   // DMMA
+  check_gpu_gemm_layouts<double, double>(false, 0);  // SIMT, 8-byte slabs of 8
+  check_gpu_gemm_layouts<float, float>(false, 0);    // SIMT
+  la::allow_tf32(true);
+  check_gpu_gemm_layouts<float, float>(true, 1.1L * std::ldexp(1.0L, -10));  // TF32
+  la::allow_tf32(false);
+  check_gpu_gemm_layouts<float, weft::half_t>(true, 0);  // 16-bit tensor cores (32-bit pairs from k-fast slabs)
+  check_gpu_gemm_layouts<float, weft::bhalf_t>(false, 0);
 }
 
 // A function, not a generic lambda: nvcc takes no extended lambda inside a generic one.

@@ -36,6 +36,11 @@ struct CudaApi {
     cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d);
     return n;
   }
+  static std::size_t shared_per_block(int d) {
+    int n = 0;
+    cudaDeviceGetAttribute(&n, cudaDevAttrMaxSharedMemoryPerBlockOptin, d);
+    return n > 0 ? std::size_t(n) : 0;
+  }
   /// "90" for sm_90: CMAKE_CUDA_ARCHITECTURES spells architectures that way.
   static std::string arch(int d) {
     int major = 0, minor = 0;
@@ -78,6 +83,11 @@ CudaInstance* cuda_instance_create(cudaStream_t stream, bool owned) { return R::
 void cuda_instance_release(CudaInstance* p) noexcept { R::instance_release(p); }
 int cuda_multiprocessor_count() { return R::multiprocessors > 0 ? R::multiprocessors : 1; }
 int cuda_device_id() { return R::device; }
+std::size_t cuda_shared_per_block() { return R::shared_per_block; }
+void cuda_allow_shared(const void* kernel, std::size_t bytes, const char* label) {
+  cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+             "raising the kernel's dynamic shared memory limit (cudaFuncSetAttribute)", label);
+}
 
 /// Kernel scratch (reduction partials, level-1 team scratch) comes from the same pool as View memory.
 void* cuda_scratch_allocate(std::size_t bytes) { return R::allocate_device(bytes, "weft kernel scratch"); }

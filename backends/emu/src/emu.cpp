@@ -38,6 +38,14 @@ struct Thread {
   int arg = 0;
   int width = 32;
   std::uint32_t result = 0;
+  struct AsyncCopy {
+    char* dst;
+    const char* src;
+    unsigned bytes, src_bytes;
+    std::uint32_t group;
+  };
+  std::vector<AsyncCopy> copies;  // issued, not yet performed (gpu::copy_async)
+  std::uint32_t committed = 0;    // groups committed so far; a new copy joins group `committed`
 };
 
 }  // namespace
@@ -55,6 +63,7 @@ struct BlockState {
   std::vector<Thread> threads;
   std::vector<char> shared;
   std::vector<Shadow> shadow;
+  std::vector<std::uint8_t> in_flight;  // bytes an asynchronous copy will write
   std::uint32_t epoch = 1;
   std::vector<std::uint16_t> warp_epoch;
 };
@@ -161,9 +170,15 @@ void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixe
   for (auto& t : b.threads) {
     Thread* tp = &t;
     t.state = State::runnable;
+    t.copies.clear();
+    t.committed = 0;
     t.fiber = ctx::fiber(std::allocator_arg, stacks, [tp, body, arg](ctx::fiber&& s) {
       tp->scheduler = std::move(s);
       body(arg);
+      if (!tp->copies.empty())
+        fail(t_block, tp,
+             "the thread exits with " + std::to_string(tp->copies.size()) +
+                 " asynchronous copies (gpu::copy_async) in flight: wait for them (gpu::async_wait) first");
       tp->state = State::done;
       return std::move(tp->scheduler);
     });
@@ -277,6 +292,14 @@ void shared_access(const void* p, std::size_t bytes, bool write) {
   const auto me = static_cast<std::uint16_t>(self->context.linear);
   const std::uint16_t my_warp_epoch = b.warp_epoch[me / 32];
   for (std::size_t w = first; w < last; ++w) {
+    if (b.in_flight[w]) [[unlikely]] {
+      char msg[200];
+      std::snprintf(msg, sizeof msg,
+                    "shared memory race: %s of offset %zu while an asynchronous copy (gpu::copy_async) to it is in "
+                    "flight (its thread must async_wait, then sync_block)",
+                    write ? "a write" : "a read", w);
+      fail(&b, self, msg);
+    }
     Shadow& sh = b.shadow[w];
     if (sh.epoch == b.epoch && sh.writer != me) {
       const bool warp_ordered = sh.writer / 32 == me / 32 && sh.warp_epoch != my_warp_epoch;
@@ -293,6 +316,46 @@ void shared_access(const void* p, std::size_t bytes, bool write) {
     }
     if (write) sh = Shadow{b.epoch, me, my_warp_epoch};
   }
+}
+
+void async_copy(void* dst, const void* src, unsigned bytes, unsigned src_bytes) {
+  Thread* self = t_fiber;
+  if (!self) report("gpu::copy_async called outside a kernel");
+  BlockState& b = *t_block;
+  char* d = static_cast<char*>(dst);
+  if (src_bytes > bytes) report("gpu::copy_async: more source bytes than the copy's size");
+  if (reinterpret_cast<std::uintptr_t>(d) % bytes != 0 || (src_bytes > 0 && reinterpret_cast<std::uintptr_t>(src) % bytes != 0))
+    report("gpu::copy_async: the shared or global address is not aligned to the copy's size");
+  shared_access(d, bytes, true);  // bounds, and no race with what was there
+  const std::size_t first = static_cast<std::size_t>(d - b.shared.data());
+  for (std::size_t w = first; w < first + bytes; ++w) ++b.in_flight[w];
+  self->copies.push_back({d, static_cast<const char*>(src), bytes, src_bytes, self->committed});
+}
+
+void async_commit() {
+  if (!t_fiber) report("gpu::async_commit called outside a kernel");
+  ++t_fiber->committed;
+}
+
+void async_wait(unsigned pending_groups) {
+  Thread* self = t_fiber;
+  if (!self) report("gpu::async_wait called outside a kernel");
+  BlockState& b = *t_block;
+  const std::uint32_t done_below = self->committed > pending_groups ? self->committed - pending_groups : 0;
+  std::size_t kept = 0;
+  for (std::size_t c = 0; c < self->copies.size(); ++c) {
+    const Thread::AsyncCopy& cp = self->copies[c];
+    if (cp.group >= done_below) {
+      self->copies[kept++] = cp;
+      continue;
+    }
+    const std::size_t first = static_cast<std::size_t>(cp.dst - b.shared.data());
+    for (std::size_t w = first; w < first + cp.bytes; ++w) --b.in_flight[w];
+    shared_access(cp.dst, cp.bytes, true);
+    if (cp.src_bytes > 0) std::memcpy(cp.dst, cp.src, cp.src_bytes);
+    std::memset(cp.dst + cp.src_bytes, 0, cp.bytes - cp.src_bytes);
+  }
+  self->copies.resize(kept);
 }
 
 int multiprocessor_count() {
@@ -347,6 +410,7 @@ void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, 
                     static_cast<unsigned>(id / (static_cast<long>(grid.x) * grid.y))};
       std::memset(b.shared.data(), 0xA5, b.shared.size());  // uninitialized shared memory is not zero
       b.shadow.assign(b.shared.size(), Shadow{});
+      b.in_flight.assign(b.shared.size(), 0);
       b.epoch = 1;
       b.warp_epoch.assign((nthreads + 31) / 32, 0);
       unsigned lin = 0;

@@ -36,6 +36,11 @@ struct HipApi {
     (void)hipDeviceGetAttribute(&n, hipDeviceAttributeMultiprocessorCount, d);
     return n;
   }
+  static std::size_t shared_per_block(int d) {
+    int n = 0;
+    (void)hipDeviceGetAttribute(&n, hipDeviceAttributeMaxSharedMemoryPerBlock, d);
+    return n > 0 ? std::size_t(n) : 0;
+  }
   /// "gfx90a" (without feature suffixes such as ":sramecc+:xnack-"), as --offload-arch spells it.
   static std::string arch(int d) {
     hipDeviceProp_t prop{};
@@ -78,6 +83,7 @@ HipInstance* hip_instance_create(hipStream_t stream, bool owned) { return R::ins
 void hip_instance_release(HipInstance* p) noexcept { R::instance_release(p); }
 int hip_multiprocessor_count() { return R::multiprocessors > 0 ? R::multiprocessors : 1; }
 int hip_device_id() { return R::device; }
+std::size_t hip_shared_per_block() { return R::shared_per_block; }
 
 /// Kernel scratch (reduction partials, level-1 team scratch) comes from the same pool as View memory.
 void* hip_scratch_allocate(std::size_t bytes) { return R::allocate_device(bytes, "weft kernel scratch"); }

@@ -309,7 +309,9 @@ class TeamPolicy {
   void impl_check_scratch(std::string_view label, int team_size) const {
     for (int l = 0; l < 2; ++l) {
       const std::size_t want = scratch_size(l, team_size);
-      const std::size_t lim = scratch_size_max(l);
+      std::size_t lim = scratch_size_max(l);
+      if constexpr (requires { impl::TeamTraits<execution_space>::scratch_size_limit(l, 1); })
+        lim = impl::TeamTraits<execution_space>::scratch_size_limit(l, team_size * vector_length());
       if (want > lim)
         impl::throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + std::to_string(want) +
                                           " bytes per team (" + std::to_string(team_scratch_[l]) + " per team + " +

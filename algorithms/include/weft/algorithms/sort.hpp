@@ -510,7 +510,9 @@ void device_merge_sort(const E& exec, const K& keys, const VV* values, Comp comp
   const std::int64_t n = static_cast<std::int64_t>(keys.extent(0));
   if (n < 2) return;
   const TiledSortShape s = tiled_sort_shape<T>(values != nullptr);
-  if (s.scratch > TeamPolicy<E>::scratch_size_max(0) || n > std::int64_t(0xffffffffLL))
+  // Tiles are sized for 24 KiB (several teams per SM); a tile of one wide key per thread that still needs more
+  // than 32 KiB would cost occupancy on any GPU, so such keys take the simple sort.
+  if (s.scratch > std::min(TeamPolicy<E>::scratch_size_max(0), std::size_t(32) << 10) || n > std::int64_t(0xffffffffLL))
     return device_merge_sort_simple(exec, keys, values, comp);
   View<T*, M> a(view_alloc("weft::sort keys", WithoutInitializing), n),
       b(view_alloc("weft::sort keys (merged)", WithoutInitializing), n);

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -82,6 +83,7 @@ CudaInstance* cuda_instance_create(cudaStream_t stream, bool owned);
 void cuda_instance_release(CudaInstance* p) noexcept;
 int cuda_multiprocessor_count();
 int cuda_device_id();
+std::size_t cuda_shared_per_block();
 }  // namespace impl
 
 class Cuda {
@@ -137,15 +139,31 @@ void cuda_scratch_free(void* p, std::size_t bytes) noexcept;
 void* cuda_result_allocate(std::size_t bytes);
 void cuda_result_free(void* p, std::size_t bytes) noexcept;
 void cuda_check_launch(const char* label);
+void cuda_allow_shared(const void* kernel, std::size_t bytes, const char* label);
+
+/// Kernel K may use `bytes` of dynamic shared memory: above the 48 KiB every launch may have, CUDA needs the
+/// kernel's opt-in (once per kernel, raised as larger launches come).
+template <class K>
+void cuda_reserve_shared(std::size_t bytes, const char* label) {
+  static std::atomic<std::size_t> allowed{48 * 1024};
+  std::size_t have = allowed.load(std::memory_order_relaxed);
+  if (bytes <= have) return;
+  cuda_allow_shared(reinterpret_cast<const void*>(&cuda_kernel<K>), bytes, label);
+  while (have < bytes && !allowed.compare_exchange_weak(have, bytes, std::memory_order_relaxed)) {
+  }
+}
 
 /// The CUDA vendor shim of backends/gpu/.
 struct CudaVendor {
   static constexpr int blocks_per_multiprocessor = 4;
   static int multiprocessor_count() { return cuda_multiprocessor_count(); }
+  /// The dynamic shared memory a block may have on the device (its opt-in maximum: 227 KiB on sm_90).
+  static std::size_t shared_per_block() { return cuda_shared_per_block(); }
   template <class Shape, class K>
   static void launch(const Cuda& exec, const char* label, const Shape& s, const K& k) {
     if (impl::tools::g_print_launches) [[unlikely]]
       impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
+    cuda_reserve_shared<K>(s.shared_bytes, label);
     cuda_kernel<K><<<dim3(s.grid.x, s.grid.y, s.grid.z), dim3(s.block.x, s.block.y, s.block.z), s.shared_bytes,
                      exec.cuda_stream()>>>(k);
     cuda_check_launch(label);

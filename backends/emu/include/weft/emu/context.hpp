@@ -34,6 +34,13 @@ void sync_block();
 /// last barrier (a write, then another thread's read or write of the same word, with no barrier between;
 /// lanes of one warp are also ordered by a warp collective they all took part in).
 void shared_access(const void* p, std::size_t bytes, bool write);
+/// Asynchronous global-to-shared copies (gpu::copy_async, cp.async): a copy is recorded when issued, its
+/// destination bytes marked in flight (any access to them before the copy lands is reported as a race), and
+/// performed, as late as a GPU may, when the issuing thread's async_wait(n) leaves fewer than n + 1 of its
+/// committed groups pending; a thread that exits with copies in flight is reported.
+void async_copy(void* dst, const void* src, unsigned bytes, unsigned src_bytes);
+void async_commit();
+void async_wait(unsigned pending_groups);
 std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value, int arg, int width);
 [[noreturn]] void report(const char* what);
 
@@ -47,7 +54,8 @@ void set_block_order(bool shuffle, unsigned seed);
 /// Emulated device properties.
 inline constexpr int warp_size = 32;
 inline constexpr int max_threads_per_block = 1024;
-inline constexpr std::size_t max_shared_per_block = 48 * 1024;
+/// As sm_90's opt-in maximum (227 KiB), so that kernels sized for Hopper run here.
+inline constexpr std::size_t max_shared_per_block = 227 * 1024;
 int multiprocessor_count();
 
 }  // namespace weft::impl::emu

@@ -85,6 +85,7 @@ namespace impl {
 struct EmuVendor {
   static constexpr int blocks_per_multiprocessor = 2;
   static int multiprocessor_count() { return emu::multiprocessor_count(); }
+  static std::size_t shared_per_block() { return emu::max_shared_per_block; }
   /// TeamPolicy AUTO keeps the recommended team size here.
   template <class K, class SharedFn>
   static int occupancy_block(const SharedFn&, int fallback) {

@@ -174,6 +174,57 @@ WEFT_DEVICE inline void shared_store(T* p, const T& v) {
   *p = v;
 }
 
+/// Asynchronous copies from global to shared memory (cp.async, sm_80 and later). copy_async<Bytes>(dst, src,
+/// src_bytes) copies src_bytes (0 to Bytes) bytes from global src to shared dst and zero-fills dst up to Bytes;
+/// Bytes is 4, 8 or 16, both addresses aligned to it (src is not read when src_bytes is 0). The copies a thread
+/// issued since its last async_commit() form a group; async_wait<N>() returns once at most N of the thread's
+/// committed groups are still in flight. Other threads see the data after the issuing thread's wait and a
+/// sync_block(); until then nobody may touch the destination. Elsewhere (HIP, CUDA before sm_80) the copy is
+/// synchronous and commit/wait do nothing; GpuEmu performs each copy as late as a GPU may (at the wait) and
+/// reports any access to a destination in flight.
+template <int Bytes>
+WEFT_DEVICE inline void copy_async(void* dst, const void* src, int src_bytes) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "weft::gpu::copy_async copies 4, 8 or 16 bytes");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if constexpr (Bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src), "r"(src_bytes) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(src), "n"(Bytes), "r"(src_bytes)
+                 : "memory");
+#elif WEFT_GPU_VENDOR_INTRINSICS
+  struct alignas(Bytes) Words {
+    std::uint32_t w[Bytes / 4];
+  };
+  if (src_bytes == Bytes) {
+    *static_cast<Words*>(dst) = *static_cast<const Words*>(src);
+  } else {
+    Words v = {};
+    for (int k = 0; k < src_bytes; ++k)
+      reinterpret_cast<unsigned char*>(&v)[k] = static_cast<const unsigned char*>(src)[k];
+    *static_cast<Words*>(dst) = v;
+  }
+#else
+  emu::async_copy(dst, src, Bytes, static_cast<unsigned>(src_bytes));
+#endif
+}
+WEFT_DEVICE inline void async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#elif !WEFT_GPU_VENDOR_INTRINSICS
+  emu::async_commit();
+#endif
+}
+template <int N>
+WEFT_DEVICE inline void async_wait() {
+  static_assert(N >= 0 && N < 8, "weft::gpu::async_wait<N>: N is 0 to 7");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#elif !WEFT_GPU_VENDOR_INTRINSICS
+  emu::async_wait(N);
+#endif
+}
+
 /// Inter-block signalling (the scan's look-back): a flag store publishes every global write of the thread made
 /// before it (a device-scope fence, then a store that bypasses L1); a flag load sees the latest value, and after
 /// acquire_fence() the loads of what it guards (through load_coherent, which also bypasses L1) see their writes.

@@ -87,6 +87,8 @@ struct Runtime {
   static inline instance_t* default_instance = nullptr;
   static inline int device = 0;
   static inline int multiprocessors = 0;
+  /// Dynamic shared memory one block may have (the opt-in maximum; above 48 KiB a CUDA kernel opts in at launch).
+  static inline std::size_t shared_per_block = 48 * 1024;
   static inline std::uint32_t next_id = 1u << 20;
   /// Set once an instance other than the default exists (its own stream or a user's): from then on the pool
   /// waits for the device before caching a freed block.
@@ -202,6 +204,7 @@ struct Runtime {
     device = device_id < 0 ? 0 : device_id;
     check(Api::set_device(device), "selecting the device");
     multiprocessors = Api::multiprocessor_count(device);
+    if (const std::size_t s = Api::shared_per_block(device); s > 0) shared_per_block = s;
     const std::string arch = Api::arch(device);
     const std::string archs = std::string(" ") + Api::architectures + " ";
     bool native = false;

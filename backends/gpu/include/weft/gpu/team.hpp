@@ -191,9 +191,17 @@ struct TeamTraits<E> {
   static int team_size_recommended(const E&, int vector_length) {
     return 128 / (vector_length > 0 ? vector_length : 1) > 0 ? 128 / vector_length : 1;
   }
-  static std::size_t scratch_size_max(int level) {
-    return level == 0 ? (std::size_t(32) << 10) : (std::size_t(256) << 20);
+  /// Level 0 is the block's dynamic shared memory (the device's opt-in maximum: 227 KiB on sm_90, 163 KiB on
+  /// sm_80, 64 KiB on CDNA) less the team's own slots, (threads + 32) x 32 bytes: scratch_size_limit(0, threads)
+  /// is what a team of `threads` (team size x vector length) may ask for, scratch_size_max(0) what a team of any
+  /// size may. Level 1 is global memory.
+  static std::size_t scratch_size_limit(int level, int threads) {
+    if (level != 0) return std::size_t(256) << 20;
+    const std::size_t cap = E::impl_vendor::shared_per_block(),
+                      slots = (std::size_t(threads > 0 ? threads : 1) + 32) * gpu_team_slot_bytes;
+    return cap > slots ? cap - slots : 0;
   }
+  static std::size_t scratch_size_max(int level) { return scratch_size_limit(level, 1024); }
 };
 
 template <class... P>
@@ -246,7 +254,7 @@ class GpuWork<TeamPolicy<P...>> {
   void impl_take_block(int threads) {
     int ts = threads / vl_;
     if (ts > max_ts_) ts = max_ts_;
-    while (ts > 1 && team_[0] + thread_[0] * std::size_t(ts) > TeamTraits<E>::scratch_size_max(0)) ts /= 2;
+    while (ts > 1 && team_[0] + thread_[0] * std::size_t(ts) > TeamTraits<E>::scratch_size_limit(0, ts * vl_)) ts /= 2;
     if (ts >= 1) ts_ = ts;
   }
   /// One slot per thread, then the broadcast area (32 slots), so that a broadcast never overwrites a slot

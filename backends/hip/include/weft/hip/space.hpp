@@ -83,6 +83,7 @@ HipInstance* hip_instance_create(hipStream_t stream, bool owned);
 void hip_instance_release(HipInstance* p) noexcept;
 int hip_multiprocessor_count();
 int hip_device_id();
+std::size_t hip_shared_per_block();
 }  // namespace impl
 
 class HIP {
@@ -144,6 +145,8 @@ void hip_check_launch(const char* label);
 struct HipVendor {
   static constexpr int blocks_per_multiprocessor = 4;
   static int multiprocessor_count() { return hip_multiprocessor_count(); }
+  /// The LDS a workgroup may have (64 KiB on CDNA).
+  static std::size_t shared_per_block() { return hip_shared_per_block(); }
   /// TeamPolicy AUTO keeps the recommended team size here (ROCm 5.2 has no variable-shared-memory occupancy query).
   template <class K, class SharedFn>
   static int occupancy_block(const SharedFn&, int fallback) {
