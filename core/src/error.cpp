@@ -31,6 +31,11 @@ void throw_view_error(std::string_view label, const std::string& what) {
 }
 
 void throw_policy_error(const std::string& what) { throw Error(what); }
+void throw_launch_bounds_error(const char* label, unsigned threads, unsigned max_threads) {
+  throw Error("kernel \"" + std::string(label) + "\": a block of " + std::to_string(threads) +
+              " threads is over the policy's LaunchBounds of " + std::to_string(max_threads) +
+              " threads; use a smaller team (or range) or raise the bound");
+}
 
 void throw_team_error(std::string_view label, const std::string& what) {
   throw Error("weft::TeamPolicy in kernel " + quote(label) + ": " + what);

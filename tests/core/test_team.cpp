@@ -190,16 +190,60 @@ TEST_CASE_TEMPLATE("team and thread scratch, levels 0 and 1, at and over the lim
           char* p = static_cast<char*>(m.team_scratch(0).get_shmem(max0 + 4096));
           if (m.team_rank() == 0) p[max0 + 4095] = 1;
         });
-    CHECK_THROWS_WITH_AS(weft::parallel_for("over_limit",
-                                            weft::TeamPolicy<E>(2, 32).set_scratch_size(0, weft::PerTeam(max0 + 40000)),
-                                            WEFT_LAMBDA(const member&){}),
-                         doctest::Contains("kernel \"over_limit\": scratch level 0 request"), weft::Error);
+    CHECK_THROWS_WITH_AS(
+        weft::parallel_for("over_limit", weft::TeamPolicy<E>(2, 32).set_scratch_size(0, weft::PerTeam(max0 + 40000)),
+                           WEFT_LAMBDA(const member&){}),
+        doctest::Contains("kernel \"over_limit\": scratch level 0 request"), weft::Error);
   }
   CHECK_THROWS_WITH_AS(
       weft::parallel_for("too_big_team", weft::TeamPolicy<E>(2, tmax + 1), WEFT_LAMBDA(const member&){}),
       doctest::Contains(team_msg.c_str()), weft::Error);
   CHECK_THROWS_WITH_AS(weft::TeamPolicy<E>(2, 1).set_scratch_size(2, weft::PerTeam(8)),
                        doctest::Contains("level 2 does not exist"), weft::Error);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE_TEMPLATE("LaunchBounds: teams, AUTO, ranges and reductions stay within the bound; a larger team raises", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using Bounded = weft::TeamPolicy<E, weft::LaunchBounds<64, 2>>;
+  using member = typename Bounded::member_type;
+  const bool gpu = !weft_test::is_host_space_v<E>;
+  // A team within the bound, and AUTO: every thread of every team runs once; the team sizes are recorded.
+  for (bool automatic : {false, true}) {
+    const int league = 19, ts = gpu ? 64 : max_team(E());
+    const Bounded policy = automatic ? Bounded(league, weft::AUTO) : Bounded(league, ts);
+    weft::View<int*, E> count("count", league), size("size", league);
+    weft::parallel_for(
+        "bounded_team", policy, WEFT_LAMBDA(const member& m) {
+          weft::atomic_add(&count(m.league_rank()), 1);
+          if (m.team_rank() == 0) size(m.league_rank()) = m.team_size();
+        });
+    auto hc = weft_test::on_host(count);
+    auto hs = weft_test::on_host(size);
+    int wrong = 0;
+    for (int l = 0; l < league; ++l) wrong += hc(l) != hs(l) || (gpu && hs(l) > 64) || hs(l) < 1;
+    INFO("AUTO ", automatic);
+    CHECK(wrong == 0);
+  }
+  // Ranges and reductions under a bound below Weft's own block size (256 on GPUs).
+  const long n = 100003;
+  weft::View<long*, E> x("x", n);
+  weft::parallel_for(
+      "bounded_range", weft::RangePolicy<E, weft::LaunchBounds<64>>(0, n), WEFT_LAMBDA(long i) { x(i) = 3 * i + 1; });
+  long sum = 0;
+  weft::parallel_reduce(
+      "bounded_reduce", weft::RangePolicy<E, weft::LaunchBounds<96, 1>>(0, n),
+      WEFT_LAMBDA(long i, long& s) { s += x(i); }, sum);
+  CHECK(sum == 3 * n * (n - 1) / 2 + n);
+  if (gpu) {
+    CHECK_THROWS_WITH_AS(weft::parallel_for("too_big_for_bound", Bounded(2, 128), WEFT_LAMBDA(const member&){}),
+                         doctest::Contains("kernel \"too_big_for_bound\": team size 128 x vector length 1 is over "
+                                           "the policy's LaunchBounds of 64 threads per block"),
+                         weft::Error);
+  }
 }
 
 }  // namespace

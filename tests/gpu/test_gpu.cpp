@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <weft/gpu/block.hpp>
+#include <weft/gpu/mma.hpp>
 #include <weft/gpu/parallel_scan.hpp>
 #include <weft/gpu/pool.hpp>
 #include <weft/gpu/warp.hpp>
@@ -168,6 +169,68 @@ TEST_CASE("asynchronous global-to-shared copies: groups, waits, zero fill, 4, 8 
     for (int b = 0; b < 16; ++b) wrong += h(t, 28 + b) != hs(3072 + 16 * ((t + 1) % 64) + b);
   }
   CHECK(wrong == 0);
+}
+
+// ---- ldmatrix ------------------------------------------------------------------------------------------------
+// Four 8 x 8 matrices of 16-bit values v(i, row, col) = 64 i + 8 row + col + 1, rows 24 elements (48 bytes) apart;
+// lane l points at row l % 8 of matrix l / 8 and receives both the plain and the transposed fragments.
+struct LdmatrixKernel {
+  weft::View<std::uint32_t***, weft::LayoutRight, Dev> out;  // (lane, register, transposed)
+  WEFT_DEVICE void operator()() const {
+    namespace g = weft::gpu;
+    auto* sh = reinterpret_cast<std::uint16_t*>(g::dynamic_shared());
+    const unsigned l = g::thread_rank();
+    for (unsigned x = l; x < 4 * 8 * 8; x += 32) {
+      const unsigned i = x / 64, row = (x / 8) % 8, col = x % 8;
+      g::shared_store(sh + (8 * i + row) * 24 + col, static_cast<std::uint16_t>(x + 1));
+    }
+    g::sync_block();
+    std::uint32_t r[4], rt[4];
+    g::ldmatrix_x4<false>(r, sh + (8 * (l / 8) + l % 8) * 24);
+    g::ldmatrix_x4<true>(rt, sh + (8 * (l / 8) + l % 8) * 24);
+    for (int i = 0; i < 4; ++i) out(l, i, 0) = r[i], out(l, i, 1) = rt[i];
+  }
+};
+
+TEST_CASE("ldmatrix_x4 gives mma_m16n8k16's fragment layout, plain and transposed") {
+  LdmatrixKernel k{weft::View<std::uint32_t***, weft::LayoutRight, Dev>("out", 32, 4, 2)};
+  Shape s;
+  s.block = {32, 1, 1};
+  s.shared_bytes = 32 * 24 * 2;
+  Vendor::launch(Dev(), "ldmatrix", s, k);
+  Dev().fence();
+  auto h = to_host(k.out);
+  auto v = [](unsigned i, unsigned row, unsigned col) { return 64 * i + 8 * row + col + 1; };
+  int wrong = 0;
+  for (unsigned l = 0; l < 32; ++l)
+    for (unsigned i = 0; i < 4; ++i) {
+      const unsigned g = l / 4, t = l % 4;
+      wrong += h(l, i, 0) != (v(i, g, 2 * t) | (v(i, g, 2 * t + 1) << 16));
+      wrong += h(l, i, 1) != (v(i, 2 * t, g) | (v(i, 2 * t + 1, g) << 16));
+    }
+  CHECK(wrong == 0);
+}
+
+// ---- LaunchBounds ---------------------------------------------------------------------------------------------
+TEST_CASE("LaunchBounds caps Weft's block sizes; a scan's 256-thread blocks under a smaller bound raise") {
+  weft::View<unsigned*, Dev> seen("seen", 2);
+  weft::parallel_for(
+      "lb_range", weft::RangePolicy<Dev, weft::LaunchBounds<96>>(0, 10000),
+      WEFT_LAMBDA(long) { weft::atomic_max(&seen(0), weft::gpu::block_dim().x); });
+  weft::parallel_for(
+      "lb_mdrange",
+      weft::MDRangePolicy<Dev, weft::Rank<2>, weft::LaunchBounds<64, 4>>({0, 0}, {100, 100}, {16, 16}),
+      WEFT_LAMBDA(long, long) { weft::atomic_max(&seen(1), weft::gpu::block_dim().x); });
+  auto h = to_host(seen);
+  CHECK(h(0) == 96);
+  CHECK(h(1) == 64);
+  long total = 0;
+  CHECK_THROWS_WITH_AS(
+      weft::parallel_scan(
+          "lb_scan", weft::RangePolicy<Dev, weft::LaunchBounds<128>>(0, 1000),
+          WEFT_LAMBDA(long i, long& s, bool) { s += i; }, total),
+      doctest::Contains("kernel \"lb_scan\": a block of 256 threads is over the policy's LaunchBounds of 128"),
+      weft::Error);
 }
 
 // ---- the public patterns ----------------------------------------------------------------------------------

@@ -424,7 +424,8 @@ weft::View<In**, weft::LayoutStride, M> device_matrix(long r, long c, Lay lay, s
   dense.resize(r * c);
   for (long i = 0; i < r; ++i)
     for (long j = 0; j < c; ++j)
-      dense[i * c + j] = T(h(off + i * sr + j * sc) = In(static_cast<std::conditional_t<sizeof(In) == 2, float, double>>(vals[i * c + j])));
+      dense[i * c + j] = T(h(off + i * sr + j * sc) =
+                               In(static_cast<std::conditional_t<sizeof(In) == 2, float, double>>(vals[i * c + j])));
   weft::deep_copy(storage, h);
   return weft::View<In**, weft::LayoutStride, M>(storage.data() + off, weft::LayoutStride(r, sr, c, sc));
 }

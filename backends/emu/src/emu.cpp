@@ -324,7 +324,8 @@ void async_copy(void* dst, const void* src, unsigned bytes, unsigned src_bytes) 
   BlockState& b = *t_block;
   char* d = static_cast<char*>(dst);
   if (src_bytes > bytes) report("gpu::copy_async: more source bytes than the copy's size");
-  if (reinterpret_cast<std::uintptr_t>(d) % bytes != 0 || (src_bytes > 0 && reinterpret_cast<std::uintptr_t>(src) % bytes != 0))
+  if (reinterpret_cast<std::uintptr_t>(d) % bytes != 0 ||
+      (src_bytes > 0 && reinterpret_cast<std::uintptr_t>(src) % bytes != 0))
     report("gpu::copy_async: the shared or global address is not aligned to the copy's size");
   shared_access(d, bytes, true);  // bounds, and no race with what was there
   const std::size_t first = static_cast<std::size_t>(d - b.shared.data());

@@ -10,6 +10,7 @@
 
 #include <weft/backend_spaces.hpp>
 #include <weft/error.hpp>
+#include <weft/launch_bounds.hpp>
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
 #include <weft/spaces.hpp>
@@ -27,10 +28,6 @@ template <class T>
 struct IndexType {
   static_assert(std::is_integral_v<T>, "weft::IndexType<T> needs an integer type");
   using type = T;
-};
-template <unsigned MaxThreads = 0, unsigned MinBlocks = 0>
-struct LaunchBounds {
-  using launch_bounds = LaunchBounds;
 };
 struct ChunkSize {
   explicit ChunkSize(std::int64_t c) : value(c) {}
@@ -73,6 +70,7 @@ struct PolicyTraits {
   using schedule_type = Static;
   using work_tag = void;
   using iteration_pattern = void;
+  using launch_bounds = LaunchBounds<>;
 };
 template <class P0, class... P>
 struct PolicyTraits<P0, P...> : PolicyTraits<P...> {
@@ -97,7 +95,20 @@ struct PolicyTraits<P0, P...> : PolicyTraits<P...> {
       typename std::conditional_t<is_sched, P0, Schedule<typename base::schedule_type>>::schedule_type;
   using work_tag = std::conditional_t<is_tag, P0, typename base::work_tag>;
   using iteration_pattern = std::conditional_t<is_rank_arg, P0, typename base::iteration_pattern>;
+  using launch_bounds = std::conditional_t<is_lb, P0, typename base::launch_bounds>;
 };
+
+/// The LaunchBounds among a policy's template arguments (LaunchBounds<> when none).
+template <class Policy>
+struct launch_bounds_of {
+  using type = LaunchBounds<>;
+};
+template <template <class...> class Policy, class... P>
+struct launch_bounds_of<Policy<P...>> {
+  using type = typename PolicyTraits<P...>::launch_bounds;
+};
+template <class Policy>
+using launch_bounds_of_t = typename launch_bounds_of<Policy>::type;
 
 [[noreturn]] void throw_policy_error(const std::string& what);
 [[noreturn]] void throw_team_error(std::string_view label, const std::string& what);

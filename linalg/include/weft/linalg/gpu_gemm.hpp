@@ -13,8 +13,9 @@
 //          copy as 16-byte chunks; the pads keep the warp layers' fragment loads free of bank conflicts in both.
 //          An operand whose addresses or strides do not allow 16-byte chunks is copied element by element
 //          (asynchronously for 4-, 8- and 16-byte types), one with no unit stride synchronously;
-//   grid:  one team (256 threads, 8 warps) per block tile through TeamPolicy and level-0 scratch, so that the
-//          launch, the pool and the profiling hooks are the backend's own.
+//   grid:  one team (256 threads, 8 warps) per block tile through TeamPolicy (LaunchBounds<256, 2>: at most 128
+//          registers, two teams per SM) and level-0 scratch, so that the launch, the pool and the profiling hooks
+//          are the backend's own.
 // The epilogue stores C = E + alpha acc, or a user epilogue's f(i, j, alpha acc[, E]) (epilogue.hpp), element by
 // element as the accumulators leave the registers (E may alias C).
 #pragma once
@@ -148,37 +149,39 @@ struct Mma16x8Tiles {
 };
 
 /// Warp layer, 16-bit tensor cores: half_t or bhalf_t A and B, float accumulation (gpu::mma_m16n8k16). A 128 x 64
-/// block tile, 8 warps as 4 x 2 with 32 x 32 warp tiles (2 x 4 fragments of 16 x 8), k-slabs of 32. A fragment
-/// register pairs two k-consecutive values: one 32-bit load from a k-fast slab (rows of 40 halves: 20g + t words,
-/// 32 banks), two 16-bit loads from a k-major one (rows of 136: 8t + g / 2 words, pairs of lanes share a word).
+/// block tile, 8 warps as 4 x 2 with 32 x 32 warp tiles (2 x 4 fragments of 16 x 8), k-slabs of 32. Fragments come
+/// from shared memory by gpu::ldmatrix_x4, four 8 x 8 blocks at a time: as they are from a k-fast slab (rows of
+/// 40 halves, 80 bytes: a block's 8 rows on 8 distinct 16-byte bank groups), transposed from a k-major one (rows
+/// of 136, 272 bytes: likewise).
 template <class In_>
 struct MmaF16Warp : Mma16x8Tiles {
   using T = float;
   using In = In_;
   using S = Shape<In, 128, 64, 32, 8, 8>;
+  /// Four 8 x 8 blocks of slab L from row r and k-step k: block q (= lane / 8) 8 rows further when bit `row_bit`
+  /// of q is set, 8 k further when the other bit is (A's fragment orders rows first, a pair of B's k first).
   template <class L>
-  WEFT_DEVICE static std::uint32_t pair(const In* s, int r, int p) {
-    if constexpr (L::kfast)
-      return gpu::shared_load(reinterpret_cast<const std::uint32_t*>(s + L::at(r, p)));
-    else
-      return gpu::pack2(gpu::shared_load(s + L::at(r, p)), gpu::shared_load(s + L::at(r, p + 1)));
+  WEFT_DEVICE static void blocks(std::uint32_t (&f)[4], const In* s, int r, int k, int row_bit) {
+    const int l = static_cast<int>(gpu::thread_rank() % 32u), q = l / 8, x = l % 8;
+    r += 8 * ((q >> row_bit) & 1);
+    k += 8 * ((q >> (1 - row_bit)) & 1);
+    gpu::ldmatrix_x4<!L::kfast>(f, s + (L::kfast ? L::at(r + x, k) : L::at(r, k + x)));
   }
   template <class LA, class LB>
   WEFT_DEVICE void multiply(const In* As, const In* Bs) {
     const auto [g, t, r0, c0] = mma_lane();
+    (void)g, (void)t;
     for (int kk = 0; kk < S::bk; kk += 16) {
       std::uint32_t a[2][4], b[4][2];
-      for (int fi = 0; fi < 2; ++fi) {
-        const int r = r0 + fi * 16 + g, p = kk + 2 * t;
-        a[fi][0] = pair<LA>(As, r, p);
-        a[fi][1] = pair<LA>(As, r + 8, p);
-        a[fi][2] = pair<LA>(As, r, p + 8);
-        a[fi][3] = pair<LA>(As, r + 8, p + 8);
+      for (int fi = 0; fi < 2; ++fi) {  // a[0..3]: rows +0/+8 x k +0/+8, as mma_m16n8k16 orders them
+        const int r = r0 + fi * 16;
+        blocks<LA>(a[fi], As, r, kk, 0);
       }
-      for (int fj = 0; fj < 4; ++fj) {
-        const int j = c0 + fj * 8 + g, p = kk + 2 * t;
-        b[fj][0] = pair<LB>(Bs, j, p);
-        b[fj][1] = pair<LB>(Bs, j, p + 8);
+      for (int fj = 0; fj < 4; fj += 2) {  // two fragments' b[0], b[1] (k +0, +8) at once
+        const int j = c0 + fj * 8;
+        std::uint32_t f[4];
+        blocks<LB>(f, Bs, j, kk, 1);
+        b[fj][0] = f[0], b[fj][1] = f[1], b[fj + 1][0] = f[2], b[fj + 1][1] = f[3];
       }
       for (int fi = 0; fi < 2; ++fi)
         for (int fj = 0; fj < 4; ++fj) gpu::mma_m16n8k16<In>(acc[fi][fj], a[fi], b[fj], acc[fi][fj]);
@@ -361,9 +364,10 @@ void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV&
     const int stages = static_cast<int>(std::min<std::size_t>(
         {std::size_t(std::max(2, max_stages)), (std::size_t(96) << 10) / K::stage_bytes, limit / K::stage_bytes}));
     if (stages < 2)
-      throw Error(std::string(label) + ": two k-slabs of " + std::to_string(K::stage_bytes) +
-                  " bytes do not fit the " + std::to_string(limit) + " bytes of level-0 scratch of " + Exec::name());
-    auto policy = TeamPolicy<Exec>(exec, tiles_m * tiles_n, S::threads, 1);
+      throw Error(std::string(label) + ": two k-slabs of " + std::to_string(K::stage_bytes) + " bytes do not fit the " +
+                  std::to_string(limit) + " bytes of level-0 scratch of " + Exec::name());
+    // Two teams per SM: registers capped at 128 (ptxas fits every layer in them without spills, CUDA 13, sm_90).
+    auto policy = TeamPolicy<Exec, LaunchBounds<S::threads, 2>>(exec, tiles_m * tiles_n, S::threads, 1);
     policy.set_scratch_size(0, PerTeam(K::stage_bytes * std::size_t(stages)));
     const K kernel{sa, sb, c, e ? *e : EV(), alpha, m, n, k, tiles_m, stages, e != nullptr, ep};
     parallel_for(label, policy, kernel);
@@ -372,8 +376,7 @@ void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV&
     using W = decltype(warp);
     using S = typename W::S;
     using WIn = typename W::In;
-    if (a_kfast && b_kfast)
-      return launch(warp, Slab<WIn, S::bm, S, true>{}, Slab<WIn, S::bn, S, true>{}, label);
+    if (a_kfast && b_kfast) return launch(warp, Slab<WIn, S::bm, S, true>{}, Slab<WIn, S::bn, S, true>{}, label);
     if (a_kfast) return launch(warp, Slab<WIn, S::bm, S, true>{}, Slab<WIn, S::bn, S, false>{}, label);
     if (b_kfast) return launch(warp, Slab<WIn, S::bm, S, false>{}, Slab<WIn, S::bn, S, true>{}, label);
     launch(warp, Slab<WIn, S::bm, S, false>{}, Slab<WIn, S::bn, S, false>{}, label);

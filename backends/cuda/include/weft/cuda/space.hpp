@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include <weft/gpu/runtime.hpp>
+#include <weft/launch_bounds.hpp>
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
 #include <weft/spaces.hpp>
@@ -133,6 +134,26 @@ template <class K>
 __global__ void cuda_kernel(const K k) {
   k();
 }
+/// A kernel of a policy with LaunchBounds<MaxThreads, MinBlocks>: ptxas keeps registers within what MinBlocks
+/// blocks of MaxThreads need to share a multiprocessor.
+template <unsigned MaxThreads, unsigned MinBlocks, class K>
+__global__ void __launch_bounds__(MaxThreads, MinBlocks) cuda_kernel_bounded(const K k) {
+  k();
+}
+template <unsigned MaxThreads, class K>
+__global__ void __launch_bounds__(MaxThreads) cuda_kernel_max_threads(const K k) {
+  k();
+}
+/// The kernel that runs K under launch bounds LB.
+template <class LB, class K>
+constexpr auto cuda_kernel_for() {
+  if constexpr (LB::max_threads == 0)
+    return &cuda_kernel<K>;
+  else if constexpr (LB::min_blocks == 0)
+    return &cuda_kernel_max_threads<LB::max_threads, K>;
+  else
+    return &cuda_kernel_bounded<LB::max_threads, LB::min_blocks, K>;
+}
 
 void* cuda_scratch_allocate(std::size_t bytes);
 void cuda_scratch_free(void* p, std::size_t bytes) noexcept;
@@ -143,12 +164,12 @@ void cuda_allow_shared(const void* kernel, std::size_t bytes, const char* label)
 
 /// Kernel K may use `bytes` of dynamic shared memory: above the 48 KiB every launch may have, CUDA needs the
 /// kernel's opt-in (once per kernel, raised as larger launches come).
-template <class K>
+template <class LB, class K>
 void cuda_reserve_shared(std::size_t bytes, const char* label) {
   static std::atomic<std::size_t> allowed{48 * 1024};
   std::size_t have = allowed.load(std::memory_order_relaxed);
   if (bytes <= have) return;
-  cuda_allow_shared(reinterpret_cast<const void*>(&cuda_kernel<K>), bytes, label);
+  cuda_allow_shared(reinterpret_cast<const void*>(cuda_kernel_for<LB, K>()), bytes, label);
   while (have < bytes && !allowed.compare_exchange_weak(have, bytes, std::memory_order_relaxed)) {
   }
 }
@@ -159,22 +180,24 @@ struct CudaVendor {
   static int multiprocessor_count() { return cuda_multiprocessor_count(); }
   /// The dynamic shared memory a block may have on the device (its opt-in maximum: 227 KiB on sm_90).
   static std::size_t shared_per_block() { return cuda_shared_per_block(); }
-  template <class Shape, class K>
+  template <class LB = LaunchBounds<>, class Shape, class K>
   static void launch(const Cuda& exec, const char* label, const Shape& s, const K& k) {
     if (impl::tools::g_print_launches) [[unlikely]]
       impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
-    cuda_reserve_shared<K>(s.shared_bytes, label);
-    cuda_kernel<K><<<dim3(s.grid.x, s.grid.y, s.grid.z), dim3(s.block.x, s.block.y, s.block.z), s.shared_bytes,
-                     exec.cuda_stream()>>>(k);
+    check_launch_bounds<LB>(label, s.threads());
+    cuda_reserve_shared<LB, K>(s.shared_bytes, label);
+    cuda_kernel_for<LB, K>()<<<dim3(s.grid.x, s.grid.y, s.grid.z), dim3(s.block.x, s.block.y, s.block.z),
+                               s.shared_bytes, exec.cuda_stream()>>>(k);
     cuda_check_launch(label);
   }
   /// The block size the occupancy calculator picks for kernel K, whose dynamic shared memory for a block of b
   /// threads is shared(b) (TeamPolicy with AUTO); `fallback` when the calculator cannot say.
-  template <class K, class SharedFn>
+  template <class K, class LB = LaunchBounds<>, class SharedFn>
   static int occupancy_block(const SharedFn& shared, int fallback) {
     int min_grid = 0, block = 0;
     const cudaError_t e = cudaOccupancyMaxPotentialBlockSizeVariableSMem(
-        &min_grid, &block, cuda_kernel<K>, [&](int b) { return shared(b); }, 1024);
+        &min_grid, &block, cuda_kernel_for<LB, K>(), [&](int b) { return shared(b); },
+        LB::max_threads > 0 ? int(LB::max_threads) : 1024);
     if (e != cudaSuccess || block <= 0) {
       (void)cudaGetLastError();
       return fallback;

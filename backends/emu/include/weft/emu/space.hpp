@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include <weft/emu/context.hpp>
+#include <weft/launch_bounds.hpp>
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
 #include <weft/spaces.hpp>
@@ -87,14 +88,15 @@ struct EmuVendor {
   static int multiprocessor_count() { return emu::multiprocessor_count(); }
   static std::size_t shared_per_block() { return emu::max_shared_per_block; }
   /// TeamPolicy AUTO keeps the recommended team size here.
-  template <class K, class SharedFn>
+  template <class K, class LB = LaunchBounds<>, class SharedFn>
   static int occupancy_block(const SharedFn&, int fallback) {
     return fallback;
   }
-  template <class Shape, class K>
+  template <class LB = LaunchBounds<>, class Shape, class K>
   static void launch(const GpuEmu&, const char* label, const Shape& s, const K& k) {
     if (impl::tools::g_print_launches) [[unlikely]]
       impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
+    check_launch_bounds<LB>(label, s.threads());
     emu::launch(
         label, {s.grid.x, s.grid.y, s.grid.z}, {s.block.x, s.block.y, s.block.z}, s.shared_bytes,
         [](const void* p) { (*static_cast<const K*>(p))(); }, &k);

@@ -90,6 +90,42 @@ WEFT_DEVICE inline void mma_m16n8k16(float (&d)[4], const std::uint32_t (&a)[4],
 #endif
 }
 
+/// Loads four 8 x 8 matrices of 16-bit elements from shared memory into fragment registers (PTX
+/// ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16, sm_75 and later). With l = lane % 32: lane l gives the address
+/// of row l % 8 of matrix l / 8 (8 contiguous elements, 16-byte aligned); r[i] receives, packed as pack2 does,
+/// elements (l / 4, 2 (l % 4)) and (l / 4, 2 (l % 4) + 1) of matrix i — or with Trans, (2 (l % 4), l / 4) and
+/// (2 (l % 4) + 1, l / 4): the register layouts of mma_m16n8k16's fragments, from a row-major tile and from its
+/// transpose. Every lane of the warp must call it. Elsewhere, shuffles of the row addresses and shared loads.
+template <bool Trans>
+WEFT_DEVICE inline void ldmatrix_x4(std::uint32_t (&r)[4], const void* row) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  if constexpr (Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s)
+                 : "memory");
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s)
+                 : "memory");
+#else
+  const int l = static_cast<int>(lane_id() % 32u), g = l / 4, t = l % 4;
+  const auto* p = static_cast<const std::uint16_t*>(row);
+  for (int i = 0; i < 4; ++i) {
+    if constexpr (Trans) {
+      const std::uint16_t* r0 = shfl(p, 8 * i + 2 * t, full_mask, 32);
+      const std::uint16_t* r1 = shfl(p, 8 * i + 2 * t + 1, full_mask, 32);
+      r[i] = std::uint32_t(shared_load(r0 + g)) | (std::uint32_t(shared_load(r1 + g)) << 16);
+    } else {
+      const std::uint16_t* ri = shfl(p, 8 * i + g, full_mask, 32);
+      r[i] = shared_load(reinterpret_cast<const std::uint32_t*>(ri) + t);
+    }
+  }
+#endif
+}
+
 /// Rounds a float to TF32 (8 exponent bits, 10 explicit mantissa bits; nearest, ties away from zero, as
 /// cvt.rna.tf32.f32): the bits of a float whose low 13 mantissa bits are zero. Infinities and NaNs pass unchanged.
 WEFT_DEVICE inline std::uint32_t to_tf32(float x) {

@@ -31,13 +31,13 @@ class ParallelFor<F, Policy, E> {
     using K = GpuForKernel<F, Policy, GpuWork<Policy>>;
     if constexpr (requires { work.impl_auto_team(); }) {
       if (work.impl_auto_team())
-        work.impl_take_block(Vendor::template occupancy_block<K>([&](int b) { return work.shared_bytes_for(b); },
-                                                                 work.team_size() * work.vector_length()));
+        work.impl_take_block(Vendor::template occupancy_block<K, launch_bounds_of_t<Policy>>(
+            [&](int b) { return work.shared_bytes_for(b); }, work.team_size() * work.vector_length()));
     }
     const GpuLaunchShape s = work.template shape<Vendor>();
     const GpuLevel1<Vendor> level1(work, s.blocks());
     const K k{f_, work};
-    Vendor::launch(p_.space(), label_.c_str(), s, k);
+    Vendor::template launch<launch_bounds_of_t<Policy>>(p_.space(), label_.c_str(), s, k);
   }
 
  private:

@@ -91,7 +91,7 @@ class ParallelReduce<F, Adaptor, Policy, E> {
     using K = GpuReduceKernel<F, Adaptor, Policy, GpuWork<Policy>>;
     if constexpr (requires { work.impl_auto_team(); }) {
       if (work.impl_auto_team())
-        work.impl_take_block(Vendor::template occupancy_block<K>(
+        work.impl_take_block(Vendor::template occupancy_block<K, launch_bounds_of_t<Policy>>(
             [&](int b) {
               const std::size_t t =
                   Adaptor::is_array ? std::size_t(b) * count * sizeof(V) : gpu::BlockTemp<V>::bytes(b);
@@ -129,7 +129,7 @@ class ParallelReduce<F, Adaptor, Policy, E> {
               temp_offset,
               flag_offset};
     try {
-      Vendor::launch(p_.space(), label_.c_str(), s, k);
+      Vendor::template launch<launch_bounds_of_t<Policy>>(p_.space(), label_.c_str(), s, k);
       if (host_out) Vendor::deliver(p_.space(), a_, host_out, count);
     } catch (...) {
       if (host_out) Vendor::host_result_free(host_out, host_bytes);

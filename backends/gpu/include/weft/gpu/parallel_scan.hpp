@@ -246,7 +246,7 @@ class ParallelScan<F, Adaptor, Policy, E> {
       s.grid = {static_cast<unsigned>(tiles), 1, 1};
       s.block = {Shape::threads, 1, 1};
       s.shared_bytes = Shape::shared_bytes;
-      Vendor::launch(p_.space(), label_.c_str(), s, k);
+      Vendor::template launch<launch_bounds_of_t<Policy>>(p_.space(), label_.c_str(), s, k);
       if (host_out) Vendor::deliver(p_.space(), a_, host_out, 1);
     } catch (...) {
       if (host_out) Vendor::host_result_free(host_out, host_bytes);

@@ -224,6 +224,17 @@ class GpuWork<TeamPolicy<P...>> {
       throw_team_error(label, "team size " + std::to_string(ts_) + " exceeds the maximum " + std::to_string(max) +
                                   " of " + E::name() + " at vector length " + std::to_string(vl_) +
                                   " (1024 threads per block); use weft::AUTO or at most " + std::to_string(max));
+    constexpr unsigned max_threads = launch_bounds_of_t<Policy>::max_threads;
+    if (max_threads > 0) {
+      if (auto_) {
+        while (ts_ > 1 && unsigned(ts_ * vl_) > max_threads) ts_ /= 2;
+        if (max_ts_ > int(max_threads) / vl_) max_ts_ = int(max_threads) / vl_ > 0 ? int(max_threads) / vl_ : 1;
+      }
+      if (unsigned(ts_ * vl_) > max_threads)
+        throw_team_error(label, "team size " + std::to_string(ts_) + " x vector length " + std::to_string(vl_) +
+                                    " is over the policy's LaunchBounds of " + std::to_string(max_threads) +
+                                    " threads per block; use a smaller team or raise the bound");
+    }
     p.impl_check_scratch(label, ts_);
     for (int l = 0; l < 2; ++l) {
       team_[l] = (p.team_scratch_size(l) + 15) / 16 * 16;

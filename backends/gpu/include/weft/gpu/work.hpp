@@ -48,12 +48,15 @@ class GpuLevel1 {
   char* p_ = nullptr;
 };
 
-/// Blocks of 256 threads, enough of them to fill the device (a few per multiprocessor), fewer for small n.
+/// Blocks of 256 threads (fewer under a policy's LaunchBounds: `max_threads`, rounded down to whole warps),
+/// enough of them to fill the device (a few per multiprocessor), fewer for small n.
 template <class Vendor>
-GpuLaunchShape range_shape(std::int64_t n) {
+GpuLaunchShape range_shape(std::int64_t n, unsigned max_threads = 0) {
   GpuLaunchShape s;
-  s.block = {256, 1, 1};
-  const std::int64_t want = (n + 255) / 256;
+  unsigned b = 256;
+  if (max_threads > 0 && max_threads < b) b = max_threads >= 32 ? max_threads / 32 * 32 : max_threads;
+  s.block = {b, 1, 1};
+  const std::int64_t want = (n + b - 1) / b;
   const std::int64_t cap =
       static_cast<std::int64_t>(Vendor::multiprocessor_count()) * Vendor::blocks_per_multiprocessor;
   s.grid = {static_cast<unsigned>(want < 1 ? 1 : (want < cap ? want : cap)), 1, 1};
@@ -72,7 +75,7 @@ class GpuWork<RangePolicy<P...>> {
   GpuWork(std::string_view, const Policy& p) : b_(p.begin()), e_(p.end()) {}
   template <class Vendor>
   GpuLaunchShape shape() const {
-    return range_shape<Vendor>(static_cast<std::int64_t>(e_ - b_));
+    return range_shape<Vendor>(static_cast<std::int64_t>(e_ - b_), launch_bounds_of_t<Policy>::max_threads);
   }
   template <class Item>
   WEFT_DEVICE void run(const Item& item) const {
@@ -115,11 +118,14 @@ class GpuWork<MDRangePolicy<P...>> {
   }
   template <class Vendor>
   GpuLaunchShape shape() const {
-    if (!tiled_ || total_ == 0) return range_shape<Vendor>(total_);
+    constexpr unsigned max_threads = launch_bounds_of_t<MDRangePolicy<P...>>::max_threads;
+    if (!tiled_ || total_ == 0) return range_shape<Vendor>(total_, max_threads);
     GpuLaunchShape s;
     const std::int64_t warps = (tile_elems_ + gpu::warp_size - 1) / gpu::warp_size;
-    const std::int64_t threads = warps * gpu::warp_size;
-    s.block = {static_cast<unsigned>(threads < 256 ? threads : 256), 1, 1};
+    std::int64_t threads = warps * gpu::warp_size < 256 ? warps * gpu::warp_size : 256;
+    if (max_threads > 0 && threads > std::int64_t(max_threads))
+      threads = max_threads >= 32 ? max_threads / 32 * 32 : max_threads;
+    s.block = {static_cast<unsigned>(threads), 1, 1};
     const std::int64_t cap =
         static_cast<std::int64_t>(Vendor::multiprocessor_count()) * Vendor::blocks_per_multiprocessor * 4;
     s.grid = {static_cast<unsigned>(num_tiles_ < cap ? num_tiles_ : cap), 1, 1};

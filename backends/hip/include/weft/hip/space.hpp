@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include <weft/gpu/runtime.hpp>
+#include <weft/launch_bounds.hpp>
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
 #include <weft/spaces.hpp>
@@ -134,6 +135,18 @@ template <class K>
 __global__ void hip_kernel(const K k) {
   k();
 }
+/// A kernel of a policy with LaunchBounds<MaxThreads, ...> (HIP's bound is the block size).
+template <unsigned MaxThreads, class K>
+__global__ void __launch_bounds__(MaxThreads) hip_kernel_bounded(const K k) {
+  k();
+}
+template <class LB, class K>
+constexpr auto hip_kernel_for() {
+  if constexpr (LB::max_threads == 0)
+    return &hip_kernel<K>;
+  else
+    return &hip_kernel_bounded<LB::max_threads, K>;
+}
 
 void* hip_scratch_allocate(std::size_t bytes);
 void hip_scratch_free(void* p, std::size_t bytes) noexcept;
@@ -148,16 +161,17 @@ struct HipVendor {
   /// The LDS a workgroup may have (64 KiB on CDNA).
   static std::size_t shared_per_block() { return hip_shared_per_block(); }
   /// TeamPolicy AUTO keeps the recommended team size here (ROCm 5.2 has no variable-shared-memory occupancy query).
-  template <class K, class SharedFn>
+  template <class K, class LB = LaunchBounds<>, class SharedFn>
   static int occupancy_block(const SharedFn&, int fallback) {
     return fallback;
   }
-  template <class Shape, class K>
+  template <class LB = LaunchBounds<>, class Shape, class K>
   static void launch(const HIP& exec, const char* label, const Shape& s, const K& k) {
     if (impl::tools::g_print_launches) [[unlikely]]
       impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
-    hipLaunchKernelGGL(hip_kernel<K>, dim3(s.grid.x, s.grid.y, s.grid.z), dim3(s.block.x, s.block.y, s.block.z),
-                       s.shared_bytes, exec.hip_stream(), k);
+    check_launch_bounds<LB>(label, s.threads());
+    hipLaunchKernelGGL(hip_kernel_for<LB, K>(), dim3(s.grid.x, s.grid.y, s.grid.z),
+                       dim3(s.block.x, s.block.y, s.block.z), s.shared_bytes, exec.hip_stream(), k);
     hip_check_launch(label);
   }
   static void* scratch_allocate(std::size_t bytes) { return hip_scratch_allocate(bytes); }
