@@ -50,4 +50,55 @@ bool as_row_major(bool at, bool bt, long m, long n, long k, const In* a, long a_
   return false;
 }
 
+/// A triangular solve on X (m x n) in place as one BLAS call: X's order (row-major or column-major), then A in that
+/// order (a matrix stored the other way round is its own transpose there, so the transposition and the triangle
+/// flip): `lower` and `trans` are the triangle and transposition the BLAS reads. ok is false when X or A has no unit
+/// stride.
+struct Trsm {
+  bool ok = false, row = true, lower = true, trans = false;
+  long lda = 1, ldx = 1;
+};
+inline Trsm describe_trsm(bool left, bool lower, bool at, long m, long n, long a_rs, long a_cs, long x_rs, long x_cs) {
+  Trsm c;
+  const long na = left ? m : n;
+  if (x_cs == 1 && (x_rs >= std::max(1L, n) || m <= 1)) {
+    c.row = true;
+    c.ldx = std::max(x_rs, std::max(1L, n));
+  } else if (x_rs == 1 && (x_cs >= std::max(1L, m) || n <= 1)) {
+    c.row = false;
+    c.ldx = std::max(x_cs, std::max(1L, m));
+  } else {
+    return c;
+  }
+  const long along = c.row ? a_cs : a_rs, across = c.row ? a_rs : a_cs;  // unit stride wanted along `along`
+  if (along == 1 && (across >= std::max(1L, na) || na <= 1)) {
+    c.trans = at;
+    c.lda = std::max(across, std::max(1L, na));
+  } else if (across == 1 && (along >= std::max(1L, na) || na <= 1)) {
+    c.trans = !at;
+    c.lda = std::max(along, std::max(1L, na));
+  } else {
+    return c;
+  }
+  c.ok = true;
+  c.lower = lower != c.trans;
+  return c;
+}
+
+/// y = alpha op(A) x + beta y as one column-major GEMV on A as stored (rows x cols, leading dimension ld):
+/// trans says whether to transpose it. A row-major A is its own transpose in column-major terms. ok is false when
+/// A has no unit stride.
+struct Gemv {
+  bool ok = false, trans = false;
+  long rows = 0, cols = 0, ld = 1;
+};
+inline Gemv describe_gemv_col_major(bool at, long m, long n, long a_rs, long a_cs) {
+  const long rows = at ? n : m, cols = at ? m : n;  // A as stored
+  if (a_rs == 1 && (a_cs >= std::max(1L, rows) || cols <= 1))
+    return {true, at, rows, cols, std::max(a_cs, std::max(1L, rows))};
+  if (a_cs == 1 && (a_rs >= std::max(1L, cols) || rows <= 1))
+    return {true, !at, cols, rows, std::max(a_rs, std::max(1L, cols))};
+  return {};
+}
+
 }  // namespace weft::linalg::impl::gemm_call

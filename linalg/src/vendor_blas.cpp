@@ -89,56 +89,14 @@ WEFT_VENDOR_CALL(float, cblas_sgemm, WEFT_SCALAR)
 WEFT_VENDOR_CALL(std::complex<double>, cblas_zgemm, WEFT_POINTER)
 WEFT_VENDOR_CALL(std::complex<float>, cblas_cgemm, WEFT_POINTER)
 
-namespace {
-/// The CBLAS description of a triangular solve on X (m x n) in place: X's order, then A in that order (a
-/// matrix stored the other way round is its own transpose there, so the transposition and the triangle flip).
-struct TrsmCall {
-  bool ok = false;
-  CBLAS_ORDER order = CblasRowMajor;
-  CBLAS_UPLO uplo = CblasLower;
-  CBLAS_TRANSPOSE trans = CblasNoTrans;
-  long lda = 1, ldx = 1;
-};
-TrsmCall describe_trsm(bool left, bool lower, bool at, long m, long n, long a_rs, long a_cs, long x_rs, long x_cs) {
-  TrsmCall c;
-  const long na = left ? m : n;
-  bool row;
-  if (x_cs == 1 && (x_rs >= std::max(1L, n) || m <= 1)) {
-    row = true;
-    c.ldx = std::max(x_rs, std::max(1L, n));
-  } else if (x_rs == 1 && (x_cs >= std::max(1L, m) || n <= 1)) {
-    row = false;
-    c.ldx = std::max(x_cs, std::max(1L, m));
-  } else {
-    return c;
-  }
-  const long along = row ? a_cs : a_rs, across = row ? a_rs : a_cs;  // unit stride wanted along `along`
-  bool ta;
-  if (along == 1 && (across >= std::max(1L, na) || na <= 1)) {
-    ta = at;
-    c.lda = std::max(across, std::max(1L, na));
-  } else if (across == 1 && (along >= std::max(1L, na) || na <= 1)) {
-    ta = !at;
-    c.lda = std::max(along, std::max(1L, na));
-  } else {
-    return c;
-  }
-  c.ok = true;
-  c.order = row ? CblasRowMajor : CblasColMajor;
-  c.trans = ta ? CblasTrans : CblasNoTrans;
-  c.uplo = (lower != ta) ? CblasLower : CblasUpper;  // the triangle of the matrix as CBLAS reads it
-  return c;
-}
-}  // namespace
-
 #define WEFT_VENDOR_TRSM(T, fn, one)                                                                                  \
   bool vendor_trsm(bool left, bool lower, bool unit, bool at, long m, long n, const T* a, long a_rs, long a_cs, T* x, \
                    long x_rs, long x_cs) {                                                                            \
-    const TrsmCall c = describe_trsm(left, lower, at, m, n, a_rs, a_cs, x_rs, x_cs);                                  \
+    const gemm_call::Trsm c = gemm_call::describe_trsm(left, lower, at, m, n, a_rs, a_cs, x_rs, x_cs);                \
     if (!c.ok) return false;                                                                                          \
     const T alpha(1);                                                                                                 \
-    fn(c.order, left ? CblasLeft : CblasRight, c.uplo, c.trans, unit ? CblasUnit : CblasNonUnit, m, n, one(alpha), a, \
-       c.lda, x, c.ldx);                                                                                              \
+    fn(c.row ? CblasRowMajor : CblasColMajor, left ? CblasLeft : CblasRight, c.lower ? CblasLower : CblasUpper,       \
+       c.trans ? CblasTrans : CblasNoTrans, unit ? CblasUnit : CblasNonUnit, m, n, one(alpha), a, c.lda, x, c.ldx);   \
     return true;                                                                                                      \
   }
 /// y = alpha op(A) x + beta y: A row-major (cs == 1) or column-major (rs == 1).

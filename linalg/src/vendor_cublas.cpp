@@ -1,9 +1,11 @@
-// cuBLAS for weft::linalg::matrix_product on weft::Cuda (the vendor implementation of CUDA builds): one handle
-// per process, created on first use and destroyed at weft::finalize, set to the instance's stream per call.
+// cuBLAS for weft::linalg on weft::Cuda (the vendor implementation of CUDA builds: matrix_product, matrix_vector_
+// product, the triangular solves): one handle per process, created on first use and destroyed at weft::finalize,
+// set to the instance's stream per call, so every call is stream-ordered and does not block.
 #include <cublas_v2.h>
 
 #include <climits>
 #include <complex>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 
@@ -55,6 +57,23 @@ bool run(const Cuda& exec, bool at, bool bt, long m, long n, long k, const In* a
                 "; Impl::native runs Weft's own GPU GEMM");
   return true;
 }
+/// Runs `call(handle)` on the instance's stream under the handle's lock; raises naming `who` when cuBLAS fails.
+template <class Call>
+void with_handle(const Cuda& exec, const char* who, const std::string& sizes, Call&& call) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  const cublasHandle_t h = handle_locked();
+  cublasSetStream(h, exec.cuda_stream());
+  cublasSetMathMode(h, tf32_allowed() ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH);
+  const cublasStatus_t s = call(h);
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw Error(std::string("weft::linalg::") + who + ": cuBLAS failed (" + cublasGetStatusString(s) + ") on " + sizes +
+                "; Impl::native runs Weft's own kernel");
+}
+bool fits_int(std::initializer_list<long> v) {
+  for (long x : v)
+    if (x > INT_MAX || x < INT_MIN) return false;
+  return true;
+}
 template <class T>
 auto* cu(T* p) {
   if constexpr (std::is_same_v<std::remove_const_t<T>, std::complex<double>>)
@@ -80,6 +99,48 @@ WEFT_CUBLAS_GEMM(float, cublasSgemm)
 WEFT_CUBLAS_GEMM(std::complex<double>, cublasZgemm)
 WEFT_CUBLAS_GEMM(std::complex<float>, cublasCgemm)
 #undef WEFT_CUBLAS_GEMM
+
+/// y = alpha op(A) x + beta y (A as stored, column-major for cuBLAS: a row-major A is its transpose there).
+#define WEFT_CUBLAS_GEMV(T, fn)                                                                                        \
+  bool device_vendor_gemv(const Cuda& exec, bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs,        \
+                          const T* x, long incx, T beta, T* y, long incy) {                                            \
+    const gemm_call::Gemv g = gemm_call::describe_gemv_col_major(at, m, n, a_rs, a_cs);                                \
+    if (!g.ok || !fits_int({g.rows, g.cols, g.ld, incx, incy})) return false;                                          \
+    with_handle(exec, "matrix_vector_product", std::to_string(m) + " x " + std::to_string(n), [&](cublasHandle_t h) {  \
+      return fn(h, g.trans ? CUBLAS_OP_T : CUBLAS_OP_N, int(g.rows), int(g.cols), cu(&alpha), cu(a), int(g.ld), cu(x), \
+                int(incx), cu(&beta), cu(y), int(incy));                                                               \
+    });                                                                                                                \
+    return true;                                                                                                       \
+  }
+WEFT_CUBLAS_GEMV(double, cublasDgemv)
+WEFT_CUBLAS_GEMV(float, cublasSgemv)
+WEFT_CUBLAS_GEMV(std::complex<double>, cublasZgemv)
+WEFT_CUBLAS_GEMV(std::complex<float>, cublasCgemv)
+#undef WEFT_CUBLAS_GEMV
+
+/// op(A) X = X (left) or X op(A) = X (right) in place. cuBLAS is column-major: a row-major X is solved as the
+/// column-major transposed problem (the side and the triangle flip, m and n swap), as CBLAS does it.
+#define WEFT_CUBLAS_TRSM(T, fn)                                                                                       \
+  bool device_vendor_trsm(const Cuda& exec, bool left, bool lower, bool unit, bool at, long m, long n, const T* a,    \
+                          long a_rs, long a_cs, T* x, long x_rs, long x_cs) {                                         \
+    const gemm_call::Trsm c = gemm_call::describe_trsm(left, lower, at, m, n, a_rs, a_cs, x_rs, x_cs);                \
+    if (!c.ok || !fits_int({m, n, c.lda, c.ldx})) return false;                                                       \
+    const bool side_left = c.row ? !left : left, fill_lower = c.row ? !c.lower : c.lower;                             \
+    const long mm = c.row ? n : m, nn = c.row ? m : n;                                                                \
+    const T one(1);                                                                                                   \
+    with_handle(exec, "triangular solve", std::to_string(m) + " x " + std::to_string(n), [&](cublasHandle_t h) {      \
+      return fn(h, side_left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT,                                                  \
+                fill_lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, c.trans ? CUBLAS_OP_T : CUBLAS_OP_N,    \
+                unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, int(mm), int(nn), cu(&one), cu(a), int(c.lda), cu(x), \
+                int(c.ldx));                                                                                          \
+    });                                                                                                               \
+    return true;                                                                                                      \
+  }
+WEFT_CUBLAS_TRSM(double, cublasDtrsm)
+WEFT_CUBLAS_TRSM(float, cublasStrsm)
+WEFT_CUBLAS_TRSM(std::complex<double>, cublasZtrsm)
+WEFT_CUBLAS_TRSM(std::complex<float>, cublasCtrsm)
+#undef WEFT_CUBLAS_TRSM
 
 /// half_t / bhalf_t A and B into float C: cublasGemmEx with float accumulation (CUBLAS_COMPUTE_32F).
 #define WEFT_CUBLAS_GEMM_EX(In, cuda_type)                                                                             \

@@ -751,6 +751,9 @@ TEST_CASE_TEMPLATE("matrix_vector_product: layouts, transposed, scaled, y = z + 
   using M = typename E::memory_space;
   std::vector<la::Impl> impls = {la::Impl::native, la::Impl::automatic};
   if (E::impl_is_host_space && la::has_vendor_blas()) impls.push_back(la::Impl::vendor);
+#if WEFT_HAS_CUDA
+  if constexpr (std::is_same_v<E, weft::Cuda>) impls.push_back(la::Impl::vendor);  // cuBLAS
+#endif
   for (la::Impl impl : impls)
     for (const auto& shape : {std::pair<long, long>{257, 131}, {1, 40}, {33, 1}, {0, 5}, {6, 0}}) {
       const long m = shape.first, n = shape.second;  // not a structured binding: the lambda below captures them
@@ -849,6 +852,9 @@ TEST_CASE_TEMPLATE("triangular solves: vector and matrix, left and right, upper/
   using M = typename E::memory_space;
   std::vector<la::Impl> impls = {la::Impl::native, la::Impl::automatic};
   if (E::impl_is_host_space && la::has_vendor_blas()) impls.push_back(la::Impl::vendor);
+#if WEFT_HAS_CUDA
+  if constexpr (std::is_same_v<E, weft::Cuda>) impls.push_back(la::Impl::vendor);  // cuBLAS
+#endif
   for (long n : {0L, 1L, 2L, 17L, 130L})
     for (la::Impl impl : impls) {
       INFO("impl ", static_cast<int>(impl));

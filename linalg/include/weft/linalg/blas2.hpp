@@ -20,6 +20,17 @@ WEFT_IMPL_GEMV_DECL(float)
 WEFT_IMPL_GEMV_DECL(std::complex<double>)
 WEFT_IMPL_GEMV_DECL(std::complex<float>)
 #undef WEFT_IMPL_GEMV_DECL
+#if WEFT_HAS_CUDA
+// cuBLAS on weft::Cuda (linalg/src/vendor_cublas.cpp), stream-ordered; false when A has no unit stride.
+#define WEFT_IMPL_GEMV_DECL(T)                                                                                  \
+  bool device_vendor_gemv(const Cuda& exec, bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs, \
+                          const T* x, long incx, T beta, T* y, long incy);
+WEFT_IMPL_GEMV_DECL(double)
+WEFT_IMPL_GEMV_DECL(float)
+WEFT_IMPL_GEMV_DECL(std::complex<double>)
+WEFT_IMPL_GEMV_DECL(std::complex<float>)
+#undef WEFT_IMPL_GEMV_DECL
+#endif
 
 template <class Exec, class AV, class X, class Y, class Z>
 void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const Y& y, const Z* z, Impl impl) {
@@ -50,9 +61,23 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
         return;  // refused: the native kernel below still reads z, which the copy left as it was
     }
   }
+#if WEFT_HAS_CUDA
+  // cuBLAS unless Weft's kernel is asked for (automatic takes it, as matrix_product does on Cuda)
+  if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T> &&
+                std::is_same_v<typename AV::non_const_value_type, T> &&
+                std::is_same_v<typename X::non_const_value_type, T>) {
+    if (impl != Impl::native && m > 0 && n > 0 && x.stride(0) > 0 && y.stride(0) > 0) {
+      if (z && static_cast<const void*>(z->data()) != static_cast<const void*>(y.data())) deep_copy(exec, y, *z);
+      if (device_vendor_gemv(exec, at, m, n, alpha, av.data(), stride_of(av, 0), stride_of(av, 1), x.data(),
+                             stride_of(x, 0), z ? T(1) : T(0), y.data(), stride_of(y, 0)))
+        return;
+    }
+  }
+#endif
   if (impl == Impl::vendor)
     vendor_unavailable("matrix_vector_product",
-                       "host memory of float, double or complex, A with unit stride along rows or columns");
+                       "float, double or complex in host memory (CBLAS) or on Cuda (cuBLAS), A with unit stride along "
+                       "rows or columns");
   Z zz = z ? *z : Z();
   // Host threads and op(A) stored by columns: each thread takes a block of rows and walks the columns, so A is
   // read contiguously (a thread per row would stride through memory).

@@ -156,6 +156,17 @@ WEFT_IMPL_TRSM_DECL(float)
 WEFT_IMPL_TRSM_DECL(std::complex<double>)
 WEFT_IMPL_TRSM_DECL(std::complex<float>)
 #undef WEFT_IMPL_TRSM_DECL
+#if WEFT_HAS_CUDA
+// cuBLAS on weft::Cuda (linalg/src/vendor_cublas.cpp), stream-ordered; false when the operands do not suit it.
+#define WEFT_IMPL_TRSM_DECL(T)                                                                                     \
+  bool device_vendor_trsm(const Cuda& exec, bool left, bool lower, bool unit, bool at, long m, long n, const T* a, \
+                          long a_rs, long a_cs, T* x, long x_rs, long x_cs);
+WEFT_IMPL_TRSM_DECL(double)
+WEFT_IMPL_TRSM_DECL(float)
+WEFT_IMPL_TRSM_DECL(std::complex<double>)
+WEFT_IMPL_TRSM_DECL(std::complex<float>)
+#undef WEFT_IMPL_TRSM_DECL
+#endif
 
 /// Tries the vendor solve op(A) X = X (left) or X op(A) = X (right) on host operands; false when Weft's own
 /// kernel must run. Impl::vendor without a usable vendor path raises.
@@ -175,8 +186,19 @@ bool try_vendor_trsm(const Exec& exec, const char* who, Impl impl, bool left, bo
         return true;
     }
   }
+#if WEFT_HAS_CUDA
+  if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T> &&
+                std::is_same_v<typename AV::non_const_value_type, T>) {
+    if (m == 0 || n == 0) return true;
+    if (device_vendor_trsm(exec, left, lower, unit, A.trans, m, n, A.view.data(), stride_of(A.view, 0),
+                           stride_of(A.view, 1), x, x_rs, x_cs))
+      return true;
+  }
+#endif
   if (impl == Impl::vendor)
-    vendor_unavailable(who, "host memory of float, double or complex with unit stride along rows or columns");
+    vendor_unavailable(who,
+                       "float, double or complex in host memory (CBLAS) or on Cuda (cuBLAS), with unit stride along "
+                       "rows or columns");
   return false;
 }
 

@@ -135,17 +135,16 @@ template <class K>
 __global__ void hip_kernel(const K k) {
   k();
 }
-/// A kernel of a policy with LaunchBounds<MaxThreads, ...> (HIP's bound is the block size).
+/// A kernel of a policy with LaunchBounds<MaxThreads, ...> (HIP's bound is the block size). Files of a HIP build
+/// compiled as plain C++ see no __launch_bounds__ (nor launch kernels).
+#if defined(__HIP__)
+#define WEFT_IMPL_HIP_LAUNCH_BOUNDS(n) __launch_bounds__(n)
+#else
+#define WEFT_IMPL_HIP_LAUNCH_BOUNDS(n)
+#endif
 template <unsigned MaxThreads, class K>
-__global__ void __launch_bounds__(MaxThreads) hip_kernel_bounded(const K k) {
+__global__ void WEFT_IMPL_HIP_LAUNCH_BOUNDS(MaxThreads) hip_kernel_bounded(const K k) {
   k();
-}
-template <class LB, class K>
-constexpr auto hip_kernel_for() {
-  if constexpr (LB::max_threads == 0)
-    return &hip_kernel<K>;
-  else
-    return &hip_kernel_bounded<LB::max_threads, K>;
 }
 
 void* hip_scratch_allocate(std::size_t bytes);
@@ -170,8 +169,12 @@ struct HipVendor {
     if (impl::tools::g_print_launches) [[unlikely]]
       impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
     check_launch_bounds<LB>(label, s.threads());
-    hipLaunchKernelGGL(hip_kernel_for<LB, K>(), dim3(s.grid.x, s.grid.y, s.grid.z),
-                       dim3(s.block.x, s.block.y, s.block.z), s.shared_bytes, exec.hip_stream(), k);
+    if constexpr (LB::max_threads == 0)
+      hipLaunchKernelGGL(hip_kernel<K>, dim3(s.grid.x, s.grid.y, s.grid.z), dim3(s.block.x, s.block.y, s.block.z),
+                         s.shared_bytes, exec.hip_stream(), k);
+    else
+      hipLaunchKernelGGL(HIP_KERNEL_NAME(hip_kernel_bounded<LB::max_threads, K>), dim3(s.grid.x, s.grid.y, s.grid.z),
+                         dim3(s.block.x, s.block.y, s.block.z), s.shared_bytes, exec.hip_stream(), k);
     hip_check_launch(label);
   }
   static void* scratch_allocate(std::size_t bytes) { return hip_scratch_allocate(bytes); }
