@@ -55,18 +55,30 @@ struct AutoPoint {
 };
 constexpr AutoPoint auto_points[] = {
 #include "auto_table.inc"
-};
-}  // namespace
-bool auto_prefers_vendor(const char* op, char type, double flops) noexcept {
+    {nullptr, 0, 0, true}};
+// weft::Cuda: Weft's GPU kernels against cuBLAS (written by weft-linalg-auto-table --device on a GPU).
+constexpr AutoPoint auto_points_device[] = {
+#include "auto_table_device.inc"
+    {nullptr, 0, 0, true}};
+/// The point of `table` nearest `flops` (log scale) for op and type decides; none: the vendor's.
+template <std::size_t N>
+bool prefers_vendor(const AutoPoint (&table)[N], const char* op, char type, double flops) noexcept {
   const double x = std::log(flops > 1 ? flops : 1);
   double best = 1e300;
-  bool vendor = true;  // no measurement for this op and type: the vendor's
-  for (const AutoPoint& p : auto_points)
-    if (p.type == type && std::strcmp(p.op, op) == 0 && std::fabs(std::log(p.flops) - x) < best) {
+  bool vendor = true;
+  for (const AutoPoint& p : table)
+    if (p.op && p.type == type && std::strcmp(p.op, op) == 0 && std::fabs(std::log(p.flops) - x) < best) {
       best = std::fabs(std::log(p.flops) - x);
       vendor = p.vendor;
     }
   return vendor;
+}
+}  // namespace
+bool auto_prefers_vendor(const char* op, char type, double flops) noexcept {
+  return prefers_vendor(auto_points, op, type, flops);
+}
+bool auto_prefers_device_vendor(const char* op, char type, double flops) noexcept {
+  return prefers_vendor(auto_points_device, op, type, flops);
 }
 }  // namespace impl
 const char* vendor_blas_name() noexcept { return WEFT_LINALG_HAS_CBLAS ? "CBLAS (OpenBLAS)" : "none"; }

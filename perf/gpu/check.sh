@@ -43,6 +43,10 @@ build/gpu/perf/gpu/weft-perf-gpu --benchmark_repetitions=5 --benchmark_out="$out
 WEFT_PERF_GEMM_N=8192 build/gpu/perf/gpu/weft-perf-gpu-linalg --benchmark_repetitions=3 \
   --benchmark_out="$out/gpu_linalg.json" --benchmark_out_format=json >"$out/bench_linalg.log" 2>&1
 grep -E "^gemm" "$out/bench_linalg.log"
+# Impl::automatic's table for weft::Cuda (commit it as linalg/src/auto_table_device.inc)
+build/gpu/perf/linalg/weft-linalg-auto-table --device --reps 5 --out "$out/auto_table_device.inc" \
+  >"$out/auto_table.log" 2>&1
+echo "auto table rc $?: $(grep -c vendor "$out/auto_table.log") points, cuBLAS won $(grep -c -- '-> vendor' "$out/auto_table.log")"
 WEFT_PERF_ALGO_N=$((1 << 28)) build/gpu/perf/gpu/weft-perf-gpu-algorithms --benchmark_repetitions=3 \
   --benchmark_out="$out/gpu_algorithms.json" --benchmark_out_format=json >"$out/bench_algorithms.log" 2>&1
 grep -E "WRONG" "$out/bench_algorithms.log"

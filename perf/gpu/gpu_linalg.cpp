@@ -3,7 +3,9 @@
 // against cuBLAS in CUBLAS_TF32_TENSOR_OP_MATH) and bf16 -> float (16-bit tensor-core tiles; cublasGemmEx),
 // column-major (LayoutLeft) n x n x n, C = A B. Cases are <case>/weft and <case>/baseline with items = floating-point
 // operations, so perf/compare.py prints TFLOP/s and the ratio. Before timing, each case checks Weft's C against
-// cuBLAS's on the same inputs.
+// cuBLAS's on the same inputs. Variants for the first GPU runs to choose from: dgemm_rowmajor (LayoutRight A, B, C:
+// the other slab layouts, k-fast A), and rings held to fewer stages than the default (dgemm_2stages: 2 of 3,
+// bf16gemm_2stages and bf16gemm_3stages: of 4), each against the same cuBLAS call.
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
 
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <type_traits>
 
 #include <weft/algorithms.hpp>
 #include <weft/linalg.hpp>
@@ -52,11 +55,13 @@ void vendor(long n, const weft::bhalf_t* a, const weft::bhalf_t* b, float* c) {
                int(n), &zero, c, CUDA_R_32F, int(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
-/// A and B with elements In (random in [-1, 1), rounded to In), C and the cuBLAS reference with elements T.
-template <class In, class T = In>
+/// A and B with elements In (random in [-1, 1), rounded to In), C and the cuBLAS reference with elements T, laid
+/// out as L (row-major buffers are the transposes in cuBLAS's terms: the reference is then B^T A^T = (A B)^T).
+template <class In, class T = In, class L = weft::LayoutLeft>
 struct Operands {
-  weft::View<In**, weft::LayoutLeft, weft::CudaSpace> a, b;
-  weft::View<T**, weft::LayoutLeft, weft::CudaSpace> c, ref;
+  static constexpr bool row_major = std::is_same_v<L, weft::LayoutRight>;
+  weft::View<In**, L, weft::CudaSpace> a, b;
+  weft::View<T**, L, weft::CudaSpace> c, ref;
   explicit Operands(long n) : a("A", n, n), b("B", n, n), c("C", n, n), ref("Cref", n, n) {
     const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
     fill(a, nn, 11u);
@@ -92,10 +97,13 @@ struct Tf32Scope {
 
 /// Largest |Weft - cuBLAS| relative to the bound n eps sqrt(n) (the two sum in different orders); with TF32 the
 /// inputs carry 2^-11 rounding, so 4 sqrt(n) 2^-10 (entries in [-1, 1): |C| ~ sqrt(n) / 3).
-template <class In, class T>
-void check(long n, Operands<In, T>& o, bool tf32 = false) {
+template <class In, class T, class L>
+void check(long n, Operands<In, T, L>& o, bool tf32 = false) {
   weft::linalg::matrix_product(Exec(), o.a, o.b, o.c, weft::linalg::Impl::native);
-  vendor(n, o.a.data(), o.b.data(), o.ref.data());
+  if (o.row_major)
+    vendor(n, o.b.data(), o.a.data(), o.ref.data());
+  else
+    vendor(n, o.a.data(), o.b.data(), o.ref.data());
   auto c = weft::create_mirror_view_and_copy(weft::HostSpace(), o.c);
   auto r = weft::create_mirror_view_and_copy(weft::HostSpace(), o.ref);
   double worst = 0;
@@ -112,12 +120,16 @@ void check(long n, Operands<In, T>& o, bool tf32 = false) {
   if (!(worst <= bound)) std::exit(2);
 }
 
-template <class In, class T = In>
+/// Weft's GEMM on layout L, its ring held to `stages` (0: the default).
+template <class In, class T = In, class L = weft::LayoutLeft, int stages = 0>
 void gemm_weft(benchmark::State& st) {
-  Operands<In, T> o(g_n);
+  const int saved = weft::linalg::impl::gpu_gemm::max_stages;
+  if (stages > 0) weft::linalg::impl::gpu_gemm::max_stages = stages;
+  Operands<In, T, L> o(g_n);
   check(g_n, o);
   timed(st, [&] { weft::linalg::matrix_product(Exec(), o.a, o.b, o.c, weft::linalg::Impl::native); });
   st.SetItemsProcessed(st.iterations() * 2 * g_n * g_n * g_n);
+  weft::linalg::impl::gpu_gemm::max_stages = saved;
 }
 void tf32gemm_weft(benchmark::State& st) {
   const Tf32Scope tf32(true);
@@ -150,6 +162,32 @@ BENCHMARK(tf32gemm_baseline)->Name("tf32gemm/baseline")->UseManualTime()->Unit(b
 BENCHMARK(gemm_weft<weft::bhalf_t, float>)->Name("bf16gemm/weft")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(gemm_baseline<weft::bhalf_t, float>)
     ->Name("bf16gemm/baseline")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_weft<double, double, weft::LayoutRight>)
+    ->Name("dgemm_rowmajor/weft")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_baseline<double>)->Name("dgemm_rowmajor/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_weft<double, double, weft::LayoutLeft, 2>)
+    ->Name("dgemm_2stages/weft")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_baseline<double>)->Name("dgemm_2stages/baseline")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_weft<weft::bhalf_t, float, weft::LayoutLeft, 2>)
+    ->Name("bf16gemm_2stages/weft")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_baseline<weft::bhalf_t, float>)
+    ->Name("bf16gemm_2stages/baseline")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_weft<weft::bhalf_t, float, weft::LayoutLeft, 3>)
+    ->Name("bf16gemm_3stages/weft")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm_baseline<weft::bhalf_t, float>)
+    ->Name("bf16gemm_3stages/baseline")
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -66,7 +66,8 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
   if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T> &&
                 std::is_same_v<typename AV::non_const_value_type, T> &&
                 std::is_same_v<typename X::non_const_value_type, T>) {
-    if (impl != Impl::native && m > 0 && n > 0 && x.stride(0) > 0 && y.stride(0) > 0) {
+    if (m > 0 && n > 0 && x.stride(0) > 0 && y.stride(0) > 0 &&
+        wants_vendor<T>(impl, "gemv", 2.0 * double(m) * double(n), true)) {
       if (z && static_cast<const void*>(z->data()) != static_cast<const void*>(y.data())) deep_copy(exec, y, *z);
       if (device_vendor_gemv(exec, at, m, n, alpha, av.data(), stride_of(av, 0), stride_of(av, 1), x.data(),
                              stride_of(x, 0), z ? T(1) : T(0), y.data(), stride_of(y, 0)))

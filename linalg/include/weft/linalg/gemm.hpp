@@ -106,15 +106,24 @@ inline constexpr bool vendor_type_v = std::is_same_v<T, double> || std::is_same_
 /// weft-linalg-auto-table): whether the vendor BLAS beat Weft's own kernel for `op` ("gemm", "gemv", "trsm") on
 /// BLAS type `type` ('d', 's'; others have no rule and go to the vendor) at `flops` floating-point operations.
 bool auto_prefers_vendor(const char* op, char type, double flops) noexcept;
+/// The same on weft::Cuda, Weft's GPU kernels against cuBLAS (linalg/src/auto_table_device.inc, written by
+/// weft-linalg-auto-table --device; types also 'h' and 'b' for half_t / bhalf_t products into float).
+bool auto_prefers_device_vendor(const char* op, char type, double flops) noexcept;
 template <class T>
 inline constexpr char blas_letter_v = std::is_same_v<T, double>                 ? 'd'
                                       : std::is_same_v<T, float>                ? 's'
                                       : std::is_same_v<T, std::complex<double>> ? 'z'
-                                                                                : 'c';
-/// Whether a call that may use the vendor BLAS should: always for Impl::vendor, by the table for automatic.
+                                      : std::is_same_v<T, std::complex<float>>  ? 'c'
+                                      : std::is_same_v<T, half_t>               ? 'h'
+                                                                                : 'b';
+/// Whether a call that may use the vendor BLAS should: always for Impl::vendor, by the table for automatic
+/// (the host's, or with `device` weft::Cuda's).
 template <class T>
-bool wants_vendor(Impl impl, const char* op, double flops) noexcept {
-  return impl == Impl::vendor || (impl == Impl::automatic && auto_prefers_vendor(op, blas_letter_v<T>, flops));
+bool wants_vendor(Impl impl, const char* op, double flops, bool device = false) noexcept {
+  if (impl == Impl::vendor) return true;
+  if (impl != Impl::automatic) return false;
+  return device ? auto_prefers_device_vendor(op, blas_letter_v<T>, flops)
+                : auto_prefers_vendor(op, blas_letter_v<T>, flops);
 }
 /// The error for Impl::vendor when the vendor path cannot serve the call: `need` says what it takes.
 [[noreturn]] inline void vendor_unavailable(const char* who, const char* need) {
@@ -373,7 +382,9 @@ bool vendor_product(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, co
 template <class AV, class BV, class CV, class EV, class Ep>
 bool try_cublas(const Cuda& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, Impl impl,
                 const Ep& ep) {
-  if (impl == Impl::native || A.cols() == 0) return false;
+  if (A.cols() == 0 || !wants_vendor<typename AV::non_const_value_type>(
+                           impl, "gemm", 2.0 * double(C.extent(0)) * double(C.extent(1)) * double(A.cols()), true))
+    return false;
   if (vendor_product(exec, A, B, C, E, ep, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return true;
   if (impl == Impl::vendor)
     throw Error(

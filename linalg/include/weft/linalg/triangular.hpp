@@ -189,6 +189,8 @@ bool try_vendor_trsm(const Exec& exec, const char* who, Impl impl, bool left, bo
 #if WEFT_HAS_CUDA
   if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T> &&
                 std::is_same_v<typename AV::non_const_value_type, T>) {
+    const double na = double(left ? m : n);
+    if (!wants_vendor<T>(impl, "trsm", na * na * double(left ? n : m), true)) return false;
     if (m == 0 || n == 0) return true;
     if (device_vendor_trsm(exec, left, lower, unit, A.trans, m, n, A.view.data(), stride_of(A.view, 0),
                            stride_of(A.view, 1), x, x_rs, x_cs))
