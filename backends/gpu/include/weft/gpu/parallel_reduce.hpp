@@ -110,15 +110,15 @@ class ParallelReduce<F, Adaptor, Policy, E> {
     const std::size_t result_off = 64;
     const std::size_t partial_off = result_off + (count * sizeof(V) + 63) / 64 * 64;
     const std::size_t bytes = partial_off + std::size_t(s.blocks()) * count * sizeof(V);
-    char* buf = static_cast<char*>(Vendor::scratch_allocate(bytes));
-    Vendor::memset(p_.space(), buf, 0, result_off);  // the ticket, ordered before the kernel on its stream
     // A View result the kernel can reach is written by the last block itself: nothing waits (the call only
     // enqueues, as for parallel_for). Otherwise the last block copies the result to host memory (pinned on a
     // GPU), and the call waits for the instance and hands it over: no copy is enqueued after the kernel.
     V* direct = nullptr;
     if constexpr (requires { a_.template direct_target<E>(); }) direct = a_.template direct_target<E>();
-    const std::size_t host_bytes = sizeof(V) * std::size_t(count > 0 ? count : 1);
-    V* host_out = direct ? nullptr : static_cast<V*>(Vendor::host_result_allocate(host_bytes));
+    const GpuResultBuffers<Vendor, V> buffers(bytes, direct ? 0 : std::size_t(count > 0 ? count : 1));
+    char* buf = buffers.scratch();
+    V* host_out = buffers.host();
+    Vendor::memset(p_.space(), buf, 0, result_off);  // the ticket, ordered before the kernel on its stream
     const K k{f_,
               a_,
               work,
@@ -128,16 +128,8 @@ class ParallelReduce<F, Adaptor, Policy, E> {
               host_out,
               temp_offset,
               flag_offset};
-    try {
-      Vendor::template launch<launch_bounds_of_t<Policy>>(p_.space(), label_.c_str(), s, k);
-      if (host_out) Vendor::deliver(p_.space(), a_, host_out, count);
-    } catch (...) {
-      if (host_out) Vendor::host_result_free(host_out, host_bytes);
-      Vendor::scratch_free(buf, bytes);
-      throw;
-    }
-    if (host_out) Vendor::host_result_free(host_out, host_bytes);
-    Vendor::scratch_free(buf, bytes);  // stream-ordered reuse (the pool waits for the device once streams are several)
+    Vendor::template launch<launch_bounds_of_t<Policy>>(p_.space(), label_.c_str(), s, k);
+    if (host_out) Vendor::deliver(p_.space(), a_, host_out, count);
   }
 
  private:

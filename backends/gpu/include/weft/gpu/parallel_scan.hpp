@@ -226,35 +226,26 @@ class ParallelScan<F, Adaptor, Policy, E> {
     const std::size_t flag_bytes = (sizeof(unsigned) * (std::size_t(tiles) + 1) + 63) / 64 * 64;
     const std::size_t value_bytes = (sizeof(V) * std::size_t(tiles) + 63) / 64 * 64;
     const std::size_t bytes = flag_bytes + 2 * value_bytes;
-    char* buf = static_cast<char*>(Vendor::scratch_allocate(bytes));
-    const std::size_t host_bytes = sizeof(V);
-    V* host_out = nullptr;
-    try {
-      Vendor::memset(p_.space(), buf, 0, flag_bytes);
-      host_out = direct ? nullptr : static_cast<V*>(Vendor::host_result_allocate(host_bytes));
-      using K = GpuScanKernel<F, Adaptor, Policy>;
-      const K k{f_,
-                a_,
-                p_.begin(),
-                n,
-                reinterpret_cast<unsigned*>(buf),
-                reinterpret_cast<unsigned*>(buf) + 1,
-                reinterpret_cast<V*>(buf + flag_bytes),
-                reinterpret_cast<V*>(buf + flag_bytes + value_bytes),
-                direct ? direct : host_out};
-      GpuLaunchShape s;
-      s.grid = {static_cast<unsigned>(tiles), 1, 1};
-      s.block = {Shape::threads, 1, 1};
-      s.shared_bytes = Shape::shared_bytes;
-      Vendor::template launch<launch_bounds_of_t<Policy>>(p_.space(), label_.c_str(), s, k);
-      if (host_out) Vendor::deliver(p_.space(), a_, host_out, 1);
-    } catch (...) {
-      if (host_out) Vendor::host_result_free(host_out, host_bytes);
-      Vendor::scratch_free(buf, bytes);
-      throw;
-    }
-    if (host_out) Vendor::host_result_free(host_out, host_bytes);
-    Vendor::scratch_free(buf, bytes);
+    const GpuResultBuffers<Vendor, V> buffers(bytes, direct ? 0 : 1);
+    char* buf = buffers.scratch();
+    V* host_out = buffers.host();
+    Vendor::memset(p_.space(), buf, 0, flag_bytes);
+    using K = GpuScanKernel<F, Adaptor, Policy>;
+    const K k{f_,
+              a_,
+              p_.begin(),
+              n,
+              reinterpret_cast<unsigned*>(buf),
+              reinterpret_cast<unsigned*>(buf) + 1,
+              reinterpret_cast<V*>(buf + flag_bytes),
+              reinterpret_cast<V*>(buf + flag_bytes + value_bytes),
+              direct ? direct : host_out};
+    GpuLaunchShape s;
+    s.grid = {static_cast<unsigned>(tiles), 1, 1};
+    s.block = {Shape::threads, 1, 1};
+    s.shared_bytes = Shape::shared_bytes;
+    Vendor::template launch<launch_bounds_of_t<Policy>>(p_.space(), label_.c_str(), s, k);
+    if (host_out) Vendor::deliver(p_.space(), a_, host_out, 1);
   }
 
  private:

@@ -48,6 +48,38 @@ class GpuLevel1 {
   char* p_ = nullptr;
 };
 
+/// The device scratch and the host result (pinned on a GPU; none when `host_values` is 0) of one reduction or
+/// scan, freed however the call ends. The scratch goes back to the pool stream-ordered (the pool waits for the
+/// device once there are several streams).
+template <class Vendor, class V>
+class GpuResultBuffers {
+ public:
+  GpuResultBuffers(std::size_t scratch_bytes, std::size_t host_values)
+      : bytes_(scratch_bytes), host_bytes_(sizeof(V) * host_values) {
+    scratch_ = static_cast<char*>(Vendor::scratch_allocate(bytes_));
+    if (host_values == 0) return;
+    try {
+      host_ = static_cast<V*>(Vendor::host_result_allocate(host_bytes_));
+    } catch (...) {
+      Vendor::scratch_free(scratch_, bytes_);
+      throw;
+    }
+  }
+  GpuResultBuffers(const GpuResultBuffers&) = delete;
+  GpuResultBuffers& operator=(const GpuResultBuffers&) = delete;
+  ~GpuResultBuffers() {
+    if (host_) Vendor::host_result_free(host_, host_bytes_);
+    Vendor::scratch_free(scratch_, bytes_);
+  }
+  char* scratch() const { return scratch_; }
+  V* host() const { return host_; }
+
+ private:
+  std::size_t bytes_, host_bytes_;
+  char* scratch_ = nullptr;
+  V* host_ = nullptr;
+};
+
 /// Blocks of 256 threads (fewer under a policy's LaunchBounds: `max_threads`, rounded down to whole warps),
 /// enough of them to fill the device (a few per multiprocessor), fewer for small n.
 template <class Vendor>
