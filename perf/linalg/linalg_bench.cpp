@@ -1,15 +1,18 @@
 // perf/linalg: Weft's BLAS 1 and SpMV against hand-written OpenMP loops on the same data, in the same run,
 // interleaved; and the SpMV's bandwidth (HPCG's byte count plus row offsets) against a triad over arrays that
 // do not fit in cache. Prints medians of the repetitions and the ratios raw time / Weft time.
-// And matrix_product (Weft's native host GEMM) against OpenBLAS dgemm/sgemm on the same threads.
+// And matrix_product, the triangular solve and matrix_vector_product (Weft's native host kernels) against OpenBLAS
+// on the same threads, each library timed in blocks of back-to-back calls (see blocks() below).
 // usage: weft-perf-linalg [--reps K] [--n N (27-point grid, default 96)] [--len L (BLAS 1 length, 2^25)]
 //                         [--gemm G (matrix size, default 2048; 0 skips)]
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <weft/linalg.hpp>
@@ -27,6 +30,22 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 volatile double sink = 0;
+/// Short calls (trsm, gemv) are timed in blocks: each library in turn, after a pause, two warm-up calls, then
+/// `reps` calls back to back; twice each. OpenBLAS's threads spin for up to ~0.1 s after a call and Weft's OpenMP
+/// threads for a while too: interleaved single calls on 2 cores measured whose spin the call landed in (seen:
+/// gemv at 17 or 37 GB/s from one run to the next), and a pause before every call measured thread wake-up.
+template <class WeftCall, class BlasCall>
+void blocks(int reps, std::vector<double>& tw, std::vector<double>& tr, WeftCall&& weft_call, BlasCall&& blas_call) {
+  for (int round = 0; round < 2; ++round)
+    for (int side = 0; side < 2; ++side) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      for (int r = 0; r < reps + 2; ++r) {
+        const double t0 = now();
+        side == 0 ? weft_call() : blas_call();
+        if (r >= 2) (side == 0 ? tw : tr).push_back(now() - t0);
+      }
+    }
+}
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -131,7 +150,7 @@ int main(int argc, char* argv[]) {
               triad_bw * 1e-9, spmv_bytes / median(sw) / triad_bw, spmv_bytes / median(sr) / triad_bw);
 #if WEFT_PERF_HAS_CBLAS
   if (gn > 0) {
-    // ---- matrix_product vs OpenBLAS, double and float, row-major, interleaved --------------------------
+    // ---- matrix_product vs OpenBLAS, double and float, row-major, in blocks -----------------------------
     auto gemm_case = [&](auto zero) {
       using T = decltype(zero);
       using Mat = weft::View<T**, weft::LayoutRight, weft::HostSpace>;
@@ -144,25 +163,17 @@ int main(int argc, char* argv[]) {
             }
           });
       std::vector<double> tw, tr;
-      const int greps = std::max(3, reps / 3);
-      for (int r = 0; r < greps + 1; ++r) {  // the first pair is a warm-up
-        for (int w = 0; w < 2; ++w) {
-          const bool weft_turn = (w == 0) == (r % 2 == 0);
-          const double t0 = now();
-          if (weft_turn) {
-            weft::linalg::matrix_product(exec, A, B, C, weft::linalg::Impl::native);
-            if (r) tw.push_back(now() - t0);
-          } else {
+      blocks(
+          std::max(3, reps / 3), tw, tr,
+          [&] { weft::linalg::matrix_product(exec, A, B, C, weft::linalg::Impl::native); },
+          [&] {
             if constexpr (std::is_same_v<T, double>)
               cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gn, gn, gn, 1.0, A.data(), gn, B.data(), gn, 0.0,
                           R.data(), gn);
             else
               cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gn, gn, gn, 1.0f, A.data(), gn, B.data(), gn, 0.0f,
                           R.data(), gn);
-            if (r) tr.push_back(now() - t0);
-          }
-        }
-      }
+          });
       double diff = 0, mag = 0;
       for (long i = 0; i < gn; i += 7)
         for (long j = 0; j < gn; j += 5) {
@@ -189,24 +200,23 @@ int main(int argc, char* argv[]) {
             for (long r = 0; r < k; ++r) B0(i, r) = ((i * 13 + r * 7) % 17) * 0.1 - 0.8;
           });
       std::vector<double> tw, tr;
-      const int greps = std::max(3, reps / 3);
-      for (int r = 0; r < greps + 1; ++r) {
-        for (int w = 0; w < 2; ++w) {
-          const bool weft_turn = (w == 0) == (r % 2 == 0);
-          weft::deep_copy(weft_turn ? X : R, B0);
-          const double t0 = now();
-          if (weft_turn) {
-            weft::linalg::triangular_matrix_matrix_left_solve(exec, A, weft::linalg::lower_triangle,
-                                                              weft::linalg::explicit_diagonal, X, X,
-                                                              weft::linalg::Impl::native);
-            if (r) tw.push_back(now() - t0);
-          } else {
-            cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, k, 1.0, A.data(), n,
-                        R.data(), k);
-            if (r) tr.push_back(now() - t0);
-          }
-        }
-      }
+      // Solved in place again and again (the diagonal, 2 and more, keeps the values bounded); the check below
+      // solves B0 once more on each side.
+      auto weft_call = [&] {
+        weft::linalg::triangular_matrix_matrix_left_solve(
+            exec, A, weft::linalg::lower_triangle, weft::linalg::explicit_diagonal, X, X, weft::linalg::Impl::native);
+      };
+      auto blas_call = [&] {
+        cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, k, 1.0, A.data(), n, R.data(),
+                    k);
+      };
+      weft::deep_copy(X, B0);
+      weft::deep_copy(R, B0);
+      blocks(std::max(3, reps / 3), tw, tr, weft_call, blas_call);
+      weft::deep_copy(X, B0);
+      weft::deep_copy(R, B0);
+      weft_call();
+      blas_call();
       double diff = 0, mag = 0;
       for (long i = 0; i < n; i += 3)
         for (long c = 0; c < k; ++c) {
@@ -235,20 +245,12 @@ int main(int argc, char* argv[]) {
           });
       const bool row_major = std::is_same_v<L, weft::LayoutRight>;
       std::vector<double> tw, tr;
-      for (int rep = 0; rep < reps + 1; ++rep) {
-        for (int w = 0; w < 2; ++w) {
-          const bool weft_turn = (w == 0) == (rep % 2 == 0);
-          const double t0 = now();
-          if (weft_turn) {
-            weft::linalg::matrix_vector_product(exec, A, x, y, weft::linalg::Impl::native);
-            if (rep) tw.push_back(now() - t0);
-          } else {
+      blocks(
+          reps, tw, tr, [&] { weft::linalg::matrix_vector_product(exec, A, x, y, weft::linalg::Impl::native); },
+          [&] {
             cblas_dgemv(row_major ? CblasRowMajor : CblasColMajor, CblasNoTrans, n, n, 1.0, A.data(), n, x.data(), 1,
                         0.0, r.data(), 1);
-            if (rep) tr.push_back(now() - t0);
-          }
-        }
-      }
+          });
       double diff = 0, mag = 0;
       for (long i = 0; i < n; ++i) {
         diff = std::max(diff, std::abs(y(i) - r(i)));

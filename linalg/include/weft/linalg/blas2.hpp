@@ -114,6 +114,41 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
                    });
       return;
     }
+    // Host threads and rows of op(A) contiguous, x too: dot products of 4 rows at a time over raw pointers, each
+    // with 4 partial sums (kept in vector registers: one running sum is a dependency chain the compiler may not
+    // reorder), so that each load of x serves 4 rows; each row is prefetched 2 KiB ahead (measured on the 2-core
+    // EPYC: 44 GB/s against 36 without, the hand-written OpenMP loop's figure).
+    const long col_stride = at ? stride_of(av, 0) : stride_of(av, 1);
+    if (col_stride == 1 && stride_of(x, 0) == 1 && n >= 16) {
+      const auto* a0 = av.data();
+      const auto* xp = x.data();
+      constexpr int R = 4, Q = 4;
+      parallel_for("weft::linalg::matrix_vector_product (row dots)",
+                   RangePolicy<Exec, IndexType<long>>(exec, 0, (m + R - 1) / R), [=](long g) {
+                     const long i0 = g * R, rows = m - i0 < R ? m - i0 : R;
+                     const decltype(a0) r[R] = {a0 + i0 * row_stride, a0 + (i0 + (rows > 1)) * row_stride,
+                                                a0 + (i0 + (rows > 2) * 2) * row_stride,
+                                                a0 + (i0 + (rows > 3) * 3) * row_stride};
+                     T s[R][Q] = {};
+                     long j = 0;
+                     constexpr long ahead = 2048 / long(sizeof(T)),
+                                    line = 64 / long(sizeof(T)) > 0 ? 64 / sizeof(T) : 1;
+                     for (; j + Q <= n; j += Q) {
+                       if (j % line == 0)
+                         for (int k = 0; k < R; ++k) __builtin_prefetch(r[k] + j + ahead);
+                       for (int q = 0; q < Q; ++q) {
+                         const T xv = xp[j + q];
+                         for (int k = 0; k < R; ++k) s[k][q] += r[k][j + q] * xv;
+                       }
+                     }
+                     for (int k = 0; k < rows; ++k) {
+                       T t = (s[k][0] + s[k][2]) + (s[k][1] + s[k][3]);
+                       for (long jj = j; jj < n; ++jj) t += r[k][jj] * xp[jj];
+                       y(i0 + k) = (has_z ? T(zz(i0 + k)) : T(0)) + alpha * t;
+                     }
+                   });
+      return;
+    }
   }
   parallel_for(
       "weft::linalg::matrix_vector_product",
