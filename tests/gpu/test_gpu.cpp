@@ -218,8 +218,7 @@ TEST_CASE("LaunchBounds caps Weft's block sizes; a scan's 256-thread blocks unde
       "lb_range", weft::RangePolicy<Dev, weft::LaunchBounds<96>>(0, 10000),
       WEFT_LAMBDA(long) { weft::atomic_max(&seen(0), weft::gpu::block_dim().x); });
   weft::parallel_for(
-      "lb_mdrange",
-      weft::MDRangePolicy<Dev, weft::Rank<2>, weft::LaunchBounds<64, 4>>({0, 0}, {100, 100}, {16, 16}),
+      "lb_mdrange", weft::MDRangePolicy<Dev, weft::Rank<2>, weft::LaunchBounds<64, 4>>({0, 0}, {100, 100}, {16, 16}),
       WEFT_LAMBDA(long, long) { weft::atomic_max(&seen(1), weft::gpu::block_dim().x); });
   auto h = to_host(seen);
   CHECK(h(0) == 96);
