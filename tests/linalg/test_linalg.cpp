@@ -937,15 +937,17 @@ TEST_CASE_TEMPLATE("triangular solves: vector and matrix, left and right, upper/
         for (long r = 0; r < k; ++r) REQUIRE(hb(i, r) == hx(i, r));
     }
   // The blocked (level-3) native solve: n > 256 and at least 8 right-hand sides; left and right, lower and
-  // upper, plain and transposed A, LayoutLeft X.
+  // upper, plain and transposed A, LayoutLeft X (a thread per right-hand side in the diagonal blocks on the host)
+  // and LayoutRight X (threads over groups of 32 right-hand sides, rows in order; also the right solve's X^T).
   {
-    const long n = 300, k = 9;
+    const long n = 300, k = 40;
     for (bool lower : {true, false})
       for (bool trans : {false, true}) {
         INFO("blocked: lower ", lower, " transposed ", trans);
         const auto a = triangular_values(n, lower != trans, 950 + lower + 2 * trans);
         weft::View<double**, weft::LayoutRight, M> A("A", n, n);
         weft::View<double**, weft::LayoutLeft, M> X("X", n, k), XR("XR", k, n);
+        weft::View<double**, weft::LayoutRight, M> XRow("XRow", n, k);
         const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n * k), 960);
         {
           auto ha = weft::create_mirror_view(A);
@@ -958,15 +960,19 @@ TEST_CASE_TEMPLATE("triangular solves: vector and matrix, left and right, upper/
           weft::deep_copy(A, ha);
           weft::deep_copy(X, hx);
           weft::deep_copy(XR, hxr);
+          weft::deep_copy(XRow, X);
         }
         auto run = [&](const auto& tri) {
           if (trans) {
             la::triangular_matrix_matrix_left_solve(E(), la::transposed(A), tri, la::explicit_diagonal, X, X,
                                                     la::Impl::native);
+            la::triangular_matrix_matrix_left_solve(E(), la::transposed(A), tri, la::explicit_diagonal, XRow, XRow,
+                                                    la::Impl::native);
             la::triangular_matrix_matrix_right_solve(E(), la::transposed(A), tri, la::explicit_diagonal, XR, XR,
                                                      la::Impl::native);
           } else {
             la::triangular_matrix_matrix_left_solve(E(), A, tri, la::explicit_diagonal, X, X, la::Impl::native);
+            la::triangular_matrix_matrix_left_solve(E(), A, tri, la::explicit_diagonal, XRow, XRow, la::Impl::native);
             la::triangular_matrix_matrix_right_solve(E(), A, tri, la::explicit_diagonal, XR, XR, la::Impl::native);
           }
         };
@@ -976,10 +982,12 @@ TEST_CASE_TEMPLATE("triangular solves: vector and matrix, left and right, upper/
           run(la::upper_triangle);
         auto hx = weft_test::on_host(X);
         auto hxr = weft_test::on_host(XR);
+        auto hxrow = weft_test::on_host(XRow);
         for (long r = 0; r < k; ++r) {
           std::vector<long double> col(n);
           for (long i = 0; i < n; ++i) col[i] = bv[i * k + r];
           const auto left = reference_solve(a, n, trans, lower, false, col);
+          for (long i = 0; i < n; ++i) REQUIRE(std::fabs(hxrow(i, r) - left[i]) <= 1e-11L * (1 + std::fabs(left[i])));
           // X op(A) = B  <=>  op(A)^T x = b: transposition flips, and so does the triangle
           const auto right = reference_solve(a, n, !trans, !lower, false, col);
           for (long i = 0; i < n; ++i) {
