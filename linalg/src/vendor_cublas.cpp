@@ -35,29 +35,8 @@ cublasHandle_t handle_locked() {
   return g_handle;
 }
 
-/// Runs `call(handle, op(B), op(A), n, m, k, B, ldb, A, lda, C, ldc)`: the row-major product as cuBLAS's
-/// column-major one (C^T = op(B)^T op(A)^T). False when an operand has no unit stride or a size exceeds int.
-template <class In, class T, class Call>
-bool run(const Cuda& exec, bool at, bool bt, long m, long n, long k, const In* a, long a_rs, long a_cs, const In* b,
-         long b_rs, long b_cs, T* c, long c_rs, long c_cs, Call&& call) {
-  gemm_call::RowMajorGemm<In, T> g;
-  if (!gemm_call::as_row_major(at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, g)) return false;
-  const long sizes[] = {g.m, g.n, g.k, g.lda, g.ldb, g.ldc};
-  for (long v : sizes)
-    if (v > INT_MAX) return false;
-  const std::lock_guard<std::mutex> lock(g_mutex);
-  const cublasHandle_t h = handle_locked();
-  cublasSetStream(h, exec.cuda_stream());
-  cublasSetMathMode(h, tf32_allowed() ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH);  // float, complex<float>
-  const cublasStatus_t s = call(h, g.tb ? CUBLAS_OP_T : CUBLAS_OP_N, g.ta ? CUBLAS_OP_T : CUBLAS_OP_N, int(g.n),
-                                int(g.m), int(g.k), g.b, int(g.ldb), g.a, int(g.lda), g.c, int(g.ldc));
-  if (s != CUBLAS_STATUS_SUCCESS)
-    throw Error(std::string("weft::linalg::matrix_product: cuBLAS failed (") + cublasGetStatusString(s) + ") on " +
-                std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) +
-                "; Impl::native runs Weft's own GPU GEMM");
-  return true;
-}
-/// Runs `call(handle)` on the instance's stream under the handle's lock; raises naming `who` when cuBLAS fails.
+/// Runs `call(handle)` on the instance's stream under the handle's lock, in TF32 math mode when allowed (float and
+/// complex<float> products); raises naming `who` when cuBLAS fails.
 template <class Call>
 void with_handle(const Cuda& exec, const char* who, const std::string& sizes, Call&& call) {
   const std::lock_guard<std::mutex> lock(g_mutex);
@@ -72,6 +51,21 @@ void with_handle(const Cuda& exec, const char* who, const std::string& sizes, Ca
 bool fits_int(std::initializer_list<long> v) {
   for (long x : v)
     if (x > INT_MAX || x < INT_MIN) return false;
+  return true;
+}
+/// Runs `call(handle, op(B), op(A), n, m, k, B, ldb, A, lda, C, ldc)`: the row-major product as cuBLAS's
+/// column-major one (C^T = op(B)^T op(A)^T). False when an operand has no unit stride or a size exceeds int.
+template <class In, class T, class Call>
+bool run(const Cuda& exec, bool at, bool bt, long m, long n, long k, const In* a, long a_rs, long a_cs, const In* b,
+         long b_rs, long b_cs, T* c, long c_rs, long c_cs, Call&& call) {
+  gemm_call::RowMajorGemm<In, T> g;
+  if (!gemm_call::as_row_major(at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, g)) return false;
+  if (!fits_int({g.m, g.n, g.k, g.lda, g.ldb, g.ldc})) return false;
+  with_handle(exec, "matrix_product", std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k),
+              [&](cublasHandle_t h) {
+                return call(h, g.tb ? CUBLAS_OP_T : CUBLAS_OP_N, g.ta ? CUBLAS_OP_T : CUBLAS_OP_N, int(g.n), int(g.m),
+                            int(g.k), g.b, int(g.ldb), g.a, int(g.lda), g.c, int(g.ldc));
+              });
   return true;
 }
 template <class T>

@@ -11,26 +11,26 @@
 
 namespace weft::linalg {
 namespace impl {
-// The vendor path (linalg/src/vendor_blas.cpp): y = alpha op(A) x + beta y; false when A has no unit stride.
-#define WEFT_IMPL_GEMV_DECL(T)                                                                                        \
-  bool vendor_gemv(bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs, const T* x, long incx, T beta, \
-                   T* y, long incy);
-WEFT_IMPL_GEMV_DECL(double)
-WEFT_IMPL_GEMV_DECL(float)
-WEFT_IMPL_GEMV_DECL(std::complex<double>)
-WEFT_IMPL_GEMV_DECL(std::complex<float>)
+// The vendor paths: y = alpha op(A) x + beta y; false when A has no unit stride. CBLAS (linalg/src/vendor_blas.cpp)
+// and, on weft::Cuda, cuBLAS (linalg/src/vendor_cublas.cpp, stream-ordered).
+#define WEFT_IMPL_GEMV_DECL(T)                                                                                         \
+  bool vendor_gemv(bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs, const T* x, long incx, T beta,  \
+                   T* y, long incy);                                                                                   \
+  WEFT_IMPL_IF_CUDA(bool device_vendor_gemv(const Cuda& exec, bool at, long m, long n, T alpha, const T* a, long a_rs, \
+                                            long a_cs, const T* x, long incx, T beta, T* y, long incy);)
+WEFT_IMPL_FOR_BLAS_TYPES(WEFT_IMPL_GEMV_DECL)
 #undef WEFT_IMPL_GEMV_DECL
-#if WEFT_HAS_CUDA
-// cuBLAS on weft::Cuda (linalg/src/vendor_cublas.cpp), stream-ordered; false when A has no unit stride.
-#define WEFT_IMPL_GEMV_DECL(T)                                                                                  \
-  bool device_vendor_gemv(const Cuda& exec, bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs, \
-                          const T* x, long incx, T beta, T* y, long incy);
-WEFT_IMPL_GEMV_DECL(double)
-WEFT_IMPL_GEMV_DECL(float)
-WEFT_IMPL_GEMV_DECL(std::complex<double>)
-WEFT_IMPL_GEMV_DECL(std::complex<float>)
-#undef WEFT_IMPL_GEMV_DECL
-#endif
+
+/// The vendor gemv of exec's space: cuBLAS on weft::Cuda; CBLAS, which is synchronous, after the instance's work.
+template <class Exec, class... Args>
+bool space_vendor_gemv(const Exec& exec, const Args&... args) {
+  if constexpr (is_cuda_v<Exec>) {
+    return device_vendor_gemv(exec, args...);
+  } else {
+    exec.fence();
+    return vendor_gemv(args...);
+  }
+}
 
 template <class Exec, class AV, class X, class Y, class Z>
 void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const Y& y, const Z* z, Impl impl) {
@@ -50,31 +50,20 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
   if (impl == Impl::automatic) impl = default_impl();
   // y = z + A x with no columns is y = z; BLAS's quick return would leave y untouched instead of zeroing it.
   if ((m == 0 || n == 0) && impl == Impl::vendor) impl = Impl::native;
-  if constexpr (Exec::impl_is_host_space && vendor_type_v<T> && std::is_same_v<typename AV::non_const_value_type, T> &&
+  // CBLAS on host spaces, cuBLAS on Cuda (automatic follows each space's table)
+  constexpr bool on_cuda = is_cuda_v<Exec>;
+  if constexpr ((Exec::impl_is_host_space || on_cuda) && vendor_type_v<T> &&
+                std::is_same_v<typename AV::non_const_value_type, T> &&
                 std::is_same_v<typename X::non_const_value_type, T>) {
-    if (has_vendor_blas() && m > 0 && n > 0 && x.stride(0) > 0 && y.stride(0) > 0 &&
-        wants_vendor<T>(impl, "gemv", 2.0 * double(m) * double(n))) {
+    if ((on_cuda || has_vendor_blas()) && m > 0 && n > 0 && x.stride(0) > 0 && y.stride(0) > 0 &&
+        wants_vendor<T>(impl, "gemv", 2.0 * double(m) * double(n), on_cuda)) {
       if (z && static_cast<const void*>(z->data()) != static_cast<const void*>(y.data())) deep_copy(exec, y, *z);
-      exec.fence();
-      if (vendor_gemv(at, m, n, alpha, av.data(), stride_of(av, 0), stride_of(av, 1), x.data(), stride_of(x, 0),
-                      z ? T(1) : T(0), y.data(), stride_of(y, 0)))
+      const T* a = av.data();
+      if (space_vendor_gemv(exec, at, m, n, alpha, a, stride_of(av, 0), stride_of(av, 1), x.data(), stride_of(x, 0),
+                            z ? T(1) : T(0), y.data(), stride_of(y, 0)))
         return;  // refused: the native kernel below still reads z, which the copy left as it was
     }
   }
-#if WEFT_HAS_CUDA
-  // cuBLAS unless Weft's kernel is asked for (automatic takes it, as matrix_product does on Cuda)
-  if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T> &&
-                std::is_same_v<typename AV::non_const_value_type, T> &&
-                std::is_same_v<typename X::non_const_value_type, T>) {
-    if (m > 0 && n > 0 && x.stride(0) > 0 && y.stride(0) > 0 &&
-        wants_vendor<T>(impl, "gemv", 2.0 * double(m) * double(n), true)) {
-      if (z && static_cast<const void*>(z->data()) != static_cast<const void*>(y.data())) deep_copy(exec, y, *z);
-      if (device_vendor_gemv(exec, at, m, n, alpha, av.data(), stride_of(av, 0), stride_of(av, 1), x.data(),
-                             stride_of(x, 0), z ? T(1) : T(0), y.data(), stride_of(y, 0)))
-        return;
-    }
-  }
-#endif
   if (impl == Impl::vendor)
     vendor_unavailable("matrix_vector_product",
                        "float, double or complex in host memory (CBLAS) or on Cuda (cuBLAS), A with unit stride along "

@@ -98,6 +98,23 @@ MatOp<V> as_matop(const Scaled<S, Transposed<V>>& s) {
   return m;
 }
 
+/// Whether Exec is weft::Cuda (whose vendor BLAS is cuBLAS), false in builds without CUDA.
+template <class Exec>
+inline constexpr bool is_cuda_v =
+#if WEFT_HAS_CUDA
+    std::is_same_v<Exec, Cuda>;
+#else
+    false;
+#endif
+/// The declarations of a vendor entry point for the four BLAS types; M(T) declares one.
+#define WEFT_IMPL_FOR_BLAS_TYPES(M) M(double) M(float) M(std::complex<double>) M(std::complex<float>)
+/// Its argument only in CUDA builds (the cuBLAS entry points take a weft::Cuda).
+#if WEFT_HAS_CUDA
+#define WEFT_IMPL_IF_CUDA(...) __VA_ARGS__
+#else
+#define WEFT_IMPL_IF_CUDA(...)
+#endif
+
 /// The element types a vendor BLAS takes.
 template <class T>
 inline constexpr bool vendor_type_v = std::is_same_v<T, double> || std::is_same_v<T, float> ||

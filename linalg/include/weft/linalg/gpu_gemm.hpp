@@ -45,7 +45,7 @@ struct Shape {
 template <class In, int Rows, class S, bool KFast>
 struct Slab {
   static constexpr bool kfast = KFast;
-  static constexpr int rows = Rows, ld = KFast ? S::bk + S::padk : Rows + S::pad;
+  static constexpr int ld = KFast ? S::bk + S::padk : Rows + S::pad;
   static constexpr int lines = KFast ? Rows : S::bk, len = KFast ? S::bk : Rows;  // contiguous lines of len
   static constexpr std::size_t bytes = (std::size_t(lines) * ld * sizeof(In) + 15) / 16 * 16;
   WEFT_DEVICE static constexpr int at(int r, int p) { return KFast ? r * ld + p : p * ld + r; }
@@ -169,8 +169,8 @@ struct MmaF16Warp : Mma16x8Tiles {
   }
   template <class LA, class LB>
   WEFT_DEVICE void multiply(const In* As, const In* Bs) {
-    const auto [g, t, r0, c0] = mma_lane();
-    (void)g, (void)t;
+    const MmaLane lane = mma_lane();
+    const int r0 = lane.r0, c0 = lane.c0;
     for (int kk = 0; kk < S::bk; kk += 16) {
       std::uint32_t a[2][4], b[4][2];
       for (int fi = 0; fi < 2; ++fi) {  // a[0..3]: rows +0/+8 x k +0/+8, as mma_m16n8k16 orders them

@@ -183,27 +183,27 @@ void blocked_left_solve(const Exec& exec, const MatOp<AV>& A, bool lower, bool u
 template <class T>
 constexpr bool lower_v = std::is_same_v<T, lower_triangle_t>;
 
-// The vendor path (linalg/src/vendor_blas.cpp): ?trsm on X (m x n) in place; false when the operands do not
-// suit it (no unit stride along rows or columns).
+// The vendor paths: ?trsm on X (m x n) in place; false when the operands do not suit it (no unit stride along rows
+// or columns). CBLAS (linalg/src/vendor_blas.cpp) and, on weft::Cuda, cuBLAS (linalg/src/vendor_cublas.cpp,
+// stream-ordered).
 #define WEFT_IMPL_TRSM_DECL(T)                                                                                        \
   bool vendor_trsm(bool left, bool lower, bool unit, bool at, long m, long n, const T* a, long a_rs, long a_cs, T* x, \
-                   long x_rs, long x_cs);
-WEFT_IMPL_TRSM_DECL(double)
-WEFT_IMPL_TRSM_DECL(float)
-WEFT_IMPL_TRSM_DECL(std::complex<double>)
-WEFT_IMPL_TRSM_DECL(std::complex<float>)
+                   long x_rs, long x_cs);                                                                             \
+  WEFT_IMPL_IF_CUDA(bool device_vendor_trsm(const Cuda& exec, bool left, bool lower, bool unit, bool at, long m,      \
+                                            long n, const T* a, long a_rs, long a_cs, T* x, long x_rs, long x_cs);)
+WEFT_IMPL_FOR_BLAS_TYPES(WEFT_IMPL_TRSM_DECL)
 #undef WEFT_IMPL_TRSM_DECL
-#if WEFT_HAS_CUDA
-// cuBLAS on weft::Cuda (linalg/src/vendor_cublas.cpp), stream-ordered; false when the operands do not suit it.
-#define WEFT_IMPL_TRSM_DECL(T)                                                                                     \
-  bool device_vendor_trsm(const Cuda& exec, bool left, bool lower, bool unit, bool at, long m, long n, const T* a, \
-                          long a_rs, long a_cs, T* x, long x_rs, long x_cs);
-WEFT_IMPL_TRSM_DECL(double)
-WEFT_IMPL_TRSM_DECL(float)
-WEFT_IMPL_TRSM_DECL(std::complex<double>)
-WEFT_IMPL_TRSM_DECL(std::complex<float>)
-#undef WEFT_IMPL_TRSM_DECL
-#endif
+
+/// The vendor trsm of exec's space: cuBLAS on weft::Cuda; CBLAS, which is synchronous, after the instance's work.
+template <class Exec, class... Args>
+bool space_vendor_trsm(const Exec& exec, const Args&... args) {
+  if constexpr (is_cuda_v<Exec>) {
+    return device_vendor_trsm(exec, args...);
+  } else {
+    exec.fence();
+    return vendor_trsm(args...);
+  }
+}
 
 /// Tries the vendor solve op(A) X = X (left) or X op(A) = X (right) on host operands; false when Weft's own
 /// kernel must run. Impl::vendor without a usable vendor path raises.
@@ -213,27 +213,22 @@ bool try_vendor_trsm(const Exec& exec, const char* who, Impl impl, bool left, bo
   using T = typename XV::non_const_value_type;
   if (impl == Impl::automatic) impl = default_impl();
   if (impl == Impl::native) return false;
-  if constexpr (Exec::impl_is_host_space && vendor_type_v<T> && std::is_same_v<typename AV::non_const_value_type, T>) {
+  // CBLAS on host spaces, cuBLAS on Cuda (automatic follows each space's table)
+  constexpr bool on_cuda = is_cuda_v<Exec>;
+  if constexpr ((Exec::impl_is_host_space || on_cuda) && vendor_type_v<T> &&
+                std::is_same_v<typename AV::non_const_value_type, T>) {
     const double na = double(left ? m : n);
-    if (has_vendor_blas() && wants_vendor<T>(impl, "trsm", na * na * double(left ? n : m))) {
-      exec.fence();
-      if (m == 0 || n == 0) return true;
-      if (vendor_trsm(left, lower, unit, A.trans, m, n, A.view.data(), stride_of(A.view, 0), stride_of(A.view, 1), x,
-                      x_rs, x_cs))
+    if ((on_cuda || has_vendor_blas()) && wants_vendor<T>(impl, "trsm", na * na * double(left ? n : m), on_cuda)) {
+      if (m == 0 || n == 0) {
+        if constexpr (!on_cuda) exec.fence();
+        return true;
+      }
+      const T* a = A.view.data();
+      if (space_vendor_trsm(exec, left, lower, unit, A.trans, m, n, a, stride_of(A.view, 0), stride_of(A.view, 1), x,
+                            x_rs, x_cs))
         return true;
     }
   }
-#if WEFT_HAS_CUDA
-  if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T> &&
-                std::is_same_v<typename AV::non_const_value_type, T>) {
-    const double na = double(left ? m : n);
-    if (!wants_vendor<T>(impl, "trsm", na * na * double(left ? n : m), true)) return false;
-    if (m == 0 || n == 0) return true;
-    if (device_vendor_trsm(exec, left, lower, unit, A.trans, m, n, A.view.data(), stride_of(A.view, 0),
-                           stride_of(A.view, 1), x, x_rs, x_cs))
-      return true;
-  }
-#endif
   if (impl == Impl::vendor)
     vendor_unavailable(who,
                        "float, double or complex in host memory (CBLAS) or on Cuda (cuBLAS), with unit stride along "
