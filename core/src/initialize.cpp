@@ -20,19 +20,16 @@ void serial_initialize(int nthreads);
 void serial_finalize();
 void serial_print_configuration(std::ostream& os);
 #endif
-#if WEFT_HAS_CUDA || WEFT_HAS_HIP
+#if WEFT_HAS_CUDA || WEFT_HAS_HIP || WEFT_HAS_GPU_EMU
 #define WEFT_IMPL_HAS_GPU_RUNTIME 1
-// Defined by the device backend's source (backends/cuda/src/cuda.cpp or backends/hip/src/hip.cpp).
+// Defined by the device backend's source (backends/cuda/src/cuda.cpp, backends/hip/src/hip.cpp or
+// backends/emu/src/gpuemu.cpp: all three are gpu_rt::Runtime<Api>).
 void gpu_initialize(int device_id);
 void gpu_finalize();
 void gpu_fence_all();
 void gpu_print_configuration(std::ostream& os);
 #else
 #define WEFT_IMPL_HAS_GPU_RUNTIME 0
-#endif
-#if WEFT_HAS_GPU_EMU
-void gpuemu_initialize();
-void gpuemu_print_configuration(std::ostream& os);
 #endif
 #if WEFT_HAS_OPENMP
 void openmp_initialize(int nthreads);
@@ -123,9 +120,6 @@ void initialize(const InitializationSettings& settings) {
 #endif
 #if WEFT_HAS_OPENMP
   impl::openmp_initialize(threads);
-#endif
-#if WEFT_HAS_GPU_EMU
-  impl::gpuemu_initialize();
 #endif
 #if WEFT_IMPL_HAS_GPU_RUNTIME
   int device = settings.has_device_id() ? settings.get_device_id() : -1;
@@ -225,6 +219,14 @@ void fence(std::string_view label) {
 void finalize() {
   if (!is_initialized())
     throw Error(is_finalized() ? "weft::finalize: called twice" : "weft::finalize: Weft was never initialized");
+#if WEFT_IMPL_HAS_GPU_RUNTIME
+  // As Kokkos: queued device work finishes before the hooks and the pools go (errors are reported there).
+  try {
+    impl::gpu_fence_all();
+  } catch (const std::exception& e) {
+    std::cerr << "weft::finalize: waiting for the device failed: " << e.what() << "\n";
+  }
+#endif
   for (auto& hooks = impl::finalize_hooks(); !hooks.empty();) {
     const impl::FinalizeHook hook = hooks.back();
     hooks.pop_back();
@@ -269,9 +271,6 @@ void print_configuration(std::ostream& os, bool) {
 #endif
 #if WEFT_HAS_OPENMP
   impl::openmp_print_configuration(os);
-#endif
-#if WEFT_HAS_GPU_EMU
-  impl::gpuemu_print_configuration(os);
 #endif
 #if WEFT_IMPL_HAS_GPU_RUNTIME
   impl::gpu_print_configuration(os);

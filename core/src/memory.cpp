@@ -58,6 +58,14 @@ void* HostSpace::allocate(std::size_t bytes, std::string_view label) const {
   return p;
 }
 
-void HostSpace::deallocate(void* ptr, std::size_t, std::string_view) const { std::free(ptr); }
+void HostSpace::deallocate(void* ptr, std::size_t bytes, std::string_view label) const {
+#if WEFT_HAS_GPU_EMU
+  impl::host_space_free_check(ptr, bytes, label);  // a queued copy may still read or write it
+#else
+  (void)bytes;
+  (void)label;
+#endif
+  std::free(ptr);
+}
 
 }  // namespace weft

@@ -66,6 +66,12 @@ struct CudaApi {
   static error_t malloc_host(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
   static void free_host(void* p) { cudaFreeHost(p); }
   static error_t malloc_managed(void** p, std::size_t bytes) { return cudaMallocManaged(p, bytes); }
+  using event_t = cudaEvent_t;
+  static error_t event_create(event_t* e) { return cudaEventCreateWithFlags(e, cudaEventDisableTiming); }
+  static error_t event_record(event_t e, stream_t s) { return cudaEventRecord(e, s); }
+  static error_t event_query(event_t e) { return cudaEventQuery(e); }
+  static error_t event_sync(event_t e) { return cudaEventSynchronize(e); }
+  static void event_destroy(event_t e) { cudaEventDestroy(e); }
   static error_t mem_get_info(std::size_t* free_b, std::size_t* total_b) { return cudaMemGetInfo(free_b, total_b); }
 };
 using R = gpu_rt::Runtime<CudaApi>;
@@ -78,6 +84,7 @@ void cuda_check_launch(const char* label) { cuda_check(cudaGetLastError(), "laun
 void cuda_copy_bytes(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, bool wait) {
   R::copy_bytes(dst, src, bytes, stream, wait);
 }
+cudaStream_t cuda_default_stream() { return R::default_instance ? R::default_instance->stream : nullptr; }
 void cuda_host_access_abort(const char* space, const char* label) { R::host_access_abort(space, label); }
 CudaInstance* cuda_instance_create(cudaStream_t stream, bool owned) { return R::instance_create(stream, owned); }
 void cuda_instance_release(CudaInstance* p) noexcept { R::instance_release(p); }
@@ -92,8 +99,16 @@ void cuda_allow_shared(const void* kernel, std::size_t bytes, const char* label)
 /// Kernel scratch (reduction partials, level-1 team scratch) comes from the same pool as View memory.
 void* cuda_scratch_allocate(std::size_t bytes) { return R::allocate_device(bytes, "weft kernel scratch"); }
 void cuda_scratch_free(void* p, std::size_t bytes) noexcept { R::pool().deallocate(p, bytes); }
+void* cuda_scratch_allocate_on(std::size_t bytes, cudaStream_t stream) {
+  return R::allocate_scratch(bytes, stream);
+}
+void cuda_scratch_free_on(void* p, std::size_t bytes, cudaStream_t stream) noexcept {
+  R::free_scratch(p, bytes, stream);
+}
 void* cuda_result_allocate(std::size_t bytes) { return R::allocate_result_pinned(bytes); }
-void cuda_result_free(void* p, std::size_t bytes) noexcept { R::pinned_pool().deallocate(p, bytes); }
+void cuda_result_free(void* p, std::size_t bytes, cudaStream_t stream) noexcept {
+  R::free_result_pinned(p, bytes > 0 ? bytes : 1, stream);
+}
 
 void gpu_initialize(int device_id) {
   R::initialize(device_id);

@@ -9,8 +9,13 @@
 namespace weft::impl {
 
 struct CachingPool::State {
+  struct Block {
+    void* p;
+    void* stream;  // the stream that freed it, stream-ordered (with `event`), or null
+    void* event;   // completes when the work queued on `stream` before the free has finished
+  };
   std::mutex mutex;
-  std::multimap<std::size_t, void*> free_blocks;
+  std::multimap<std::size_t, Block> free_blocks;
   PoolStats stats;
 };
 
@@ -22,8 +27,9 @@ std::size_t size_class(std::size_t bytes) {
 }
 }  // namespace
 
-CachingPool::CachingPool(const char*, RawAlloc alloc, RawFree free, BeforeCache before_cache)
-    : s_(new State), alloc_(alloc), free_(free), before_cache_(before_cache) {
+CachingPool::CachingPool(const char*, RawAlloc alloc, RawFree free, BeforeCache before_cache,
+                         const StreamEvents* events)
+    : s_(new State), alloc_(alloc), free_(free), before_cache_(before_cache), events_(events) {
   const char* mode = std::getenv("WEFT_ALLOCATOR");
   enabled_ = !(mode && std::string(mode) == "direct");
 }
@@ -33,23 +39,47 @@ CachingPool::~CachingPool() {
   delete s_;
 }
 
-void* CachingPool::allocate(std::size_t bytes) {
-  if (!enabled_) return alloc_(bytes);
-  const std::size_t c = size_class(bytes);
+void* CachingPool::allocate(std::size_t bytes) { return allocate_on(bytes, nullptr); }
+
+/// A cached block of class c for work on `stream`: one without a pending free first, then one freed on the same
+/// stream (ordered by the stream), then one whose free has completed; else the oldest, after waiting for it.
+void* CachingPool::take(std::size_t c, void* stream, bool stream_known) {
+  void* wait_for = nullptr;
+  void* p = nullptr;
   {
     std::lock_guard<std::mutex> g(s_->mutex);
-    auto it = s_->free_blocks.find(c);
-    if (it != s_->free_blocks.end()) {
-      void* p = it->second;
-      s_->free_blocks.erase(it);
-      s_->stats.cached -= c;
-      s_->stats.in_use += c;
-      if (s_->stats.in_use > s_->stats.high_water) s_->stats.high_water = s_->stats.in_use;
-      ++s_->stats.hits;
-      return p;
+    auto [first, last] = s_->free_blocks.equal_range(c);
+    if (first == last) return nullptr;
+    auto pick = last;
+    for (auto it = first; it != last && pick == last; ++it)
+      if (!it->second.event || (stream_known && it->second.stream == stream)) pick = it;
+    for (auto it = first; it != last && pick == last; ++it)
+      if (events_->done(it->second.event)) pick = it;
+    if (pick == last) {
+      pick = first;
+      wait_for = pick->second.event;
+    } else if (pick->second.event) {
+      events_->destroy(pick->second.event);
     }
+    p = pick->second.p;
+    s_->free_blocks.erase(pick);
+    s_->stats.cached -= c;
+    s_->stats.in_use += c;
+    if (s_->stats.in_use > s_->stats.high_water) s_->stats.high_water = s_->stats.in_use;
+    ++s_->stats.hits;
   }
-  void* p = alloc_(c);
+  if (wait_for) {
+    events_->wait(wait_for);
+    events_->destroy(wait_for);
+  }
+  return p;
+}
+
+void* CachingPool::allocate_on(std::size_t bytes, void* stream) {
+  if (!enabled_) return alloc_(bytes);
+  const std::size_t c = size_class(bytes);
+  if (void* p = take(c, stream, stream != nullptr)) return p;
+void* p = alloc_(c);
   if (!p) {
     trim();  // give the cache back and try once more before failing
     p = alloc_(c);
@@ -72,14 +102,38 @@ void CachingPool::deallocate(void* p, std::size_t bytes) noexcept {
   if (before_cache_) before_cache_();
   const std::size_t c = size_class(bytes);
   std::lock_guard<std::mutex> g(s_->mutex);
-  s_->free_blocks.emplace(c, p);
+  s_->free_blocks.emplace(c, State::Block{p, nullptr, nullptr});
+  s_->stats.in_use -= c;
+  s_->stats.cached += c;
+}
+
+void CachingPool::deallocate_on(void* p, std::size_t bytes, void* stream) noexcept {
+  if (!p) return;
+  if (!enabled_ || !events_) {
+    deallocate(p, bytes);
+    return;
+  }
+  void* event = events_->record(stream);
+  if (!event) {  // the runtime could not record one: the device-wide rule
+    deallocate(p, bytes);
+    return;
+  }
+  const std::size_t c = size_class(bytes);
+  std::lock_guard<std::mutex> g(s_->mutex);
+  s_->free_blocks.emplace(c, State::Block{p, stream, event});
   s_->stats.in_use -= c;
   s_->stats.cached += c;
 }
 
 void CachingPool::trim() noexcept {
   std::lock_guard<std::mutex> g(s_->mutex);
-  for (auto& [c, p] : s_->free_blocks) free_(p);
+  for (auto& [c, b] : s_->free_blocks) {
+    if (b.event) {
+      events_->wait(b.event);
+      events_->destroy(b.event);
+    }
+    free_(b.p);
+  }
   s_->free_blocks.clear();
   s_->stats.cached = 0;
 }

@@ -66,6 +66,12 @@ struct HipApi {
   static error_t malloc_host(void** p, std::size_t bytes) { return hipHostMalloc(p, bytes, hipHostMallocDefault); }
   static void free_host(void* p) { (void)hipHostFree(p); }
   static error_t malloc_managed(void** p, std::size_t bytes) { return hipMallocManaged(p, bytes); }
+  using event_t = hipEvent_t;
+  static error_t event_create(event_t* e) { return hipEventCreateWithFlags(e, hipEventDisableTiming); }
+  static error_t event_record(event_t e, stream_t s) { return hipEventRecord(e, s); }
+  static error_t event_query(event_t e) { return hipEventQuery(e); }
+  static error_t event_sync(event_t e) { return hipEventSynchronize(e); }
+  static void event_destroy(event_t e) { hipEventDestroy(e); }
   static error_t mem_get_info(std::size_t* free_b, std::size_t* total_b) { return hipMemGetInfo(free_b, total_b); }
 };
 using R = gpu_rt::Runtime<HipApi>;
@@ -78,6 +84,7 @@ void hip_check_launch(const char* label) { hip_check(hipGetLastError(), "launchi
 void hip_copy_bytes(void* dst, const void* src, std::size_t bytes, hipStream_t stream, bool wait) {
   R::copy_bytes(dst, src, bytes, stream, wait);
 }
+hipStream_t hip_default_stream() { return R::default_instance ? R::default_instance->stream : nullptr; }
 void hip_host_access_abort(const char* space, const char* label) { R::host_access_abort(space, label); }
 HipInstance* hip_instance_create(hipStream_t stream, bool owned) { return R::instance_create(stream, owned); }
 void hip_instance_release(HipInstance* p) noexcept { R::instance_release(p); }
@@ -88,8 +95,16 @@ std::size_t hip_shared_per_block() { return R::shared_per_block; }
 /// Kernel scratch (reduction partials, level-1 team scratch) comes from the same pool as View memory.
 void* hip_scratch_allocate(std::size_t bytes) { return R::allocate_device(bytes, "weft kernel scratch"); }
 void hip_scratch_free(void* p, std::size_t bytes) noexcept { R::pool().deallocate(p, bytes); }
+void* hip_scratch_allocate_on(std::size_t bytes, hipStream_t stream) {
+  return R::allocate_scratch(bytes, stream);
+}
+void hip_scratch_free_on(void* p, std::size_t bytes, hipStream_t stream) noexcept {
+  R::free_scratch(p, bytes, stream);
+}
 void* hip_result_allocate(std::size_t bytes) { return R::allocate_result_pinned(bytes); }
-void hip_result_free(void* p, std::size_t bytes) noexcept { R::pinned_pool().deallocate(p, bytes); }
+void hip_result_free(void* p, std::size_t bytes, hipStream_t stream) noexcept {
+  R::free_result_pinned(p, bytes > 0 ? bytes : 1, stream);
+}
 
 void gpu_initialize(int device_id) {
   R::initialize(device_id);

@@ -19,13 +19,28 @@ using exec_for_memory_t = typename memory_space_exec<Space>::type;
 /// Below this many bytes a fill or copy runs in the calling thread: a parallel region costs more.
 inline constexpr std::size_t serial_copy_bytes = std::size_t(1) << 16;
 
+/// Notes, for GpuEmu's stream-order checker, memory the next device kernel launched from this thread touches
+/// through raw pointers (deep_copy's and View initialization's element loops); nothing elsewhere.
+template <class Exec>
+void note_device_kernel_access(const void* p, std::size_t bytes, bool write, std::string_view label) {
+#if WEFT_HAS_GPU_EMU
+  if constexpr (!Exec::impl_is_host_space) note_kernel_access(p, bytes, write, label);
+#else
+  (void)p, (void)bytes, (void)write, (void)label;
+#endif
+}
+
 template <class T, class Space>
-void construct_elements(T* p, std::size_t n) {
+void construct_elements(T* p, std::size_t n, std::string_view label) {
   auto body = [p] WEFT_HOST_DEVICE(std::size_t i) { new (p + i) T(); };
   if (HostAccessibleSpace<Space> && (n * sizeof(T) < serial_copy_bytes || t_in_host_parallel)) {
     for (std::size_t i = 0; i < n; ++i) body(i);
   } else {
-    parallel_for("weft::View::initialize", RangePolicy<exec_for_memory_t<Space>, IndexType<std::size_t>>(0, n), body);
+    using E = exec_for_memory_t<Space>;
+    note_device_kernel_access<E>(p, n * sizeof(T), true, label);
+    parallel_for("weft::View::initialize", RangePolicy<E, IndexType<std::size_t>>(0, n), body);
+    // As Kokkos: a new View is ready for any instance (the kernel ran on the default one).
+    if constexpr (!E::impl_is_host_space) E().fence("weft::View::initialize: fence after initialization");
   }
 }
 
@@ -71,6 +86,59 @@ void strides_of(const V& v, std::size_t* s) {
   for (int k = 0; k < V::R; ++k) s[k] = v.stride(k);
 }
 
+/// A device execution space that enqueues byte copies on its instance's stream (Cuda, HIP, GpuEmu).
+template <class E>
+concept AsyncCopyExec = requires(const E& e, void* d, const void* s, std::size_t n) {
+  e.impl_copy_bytes_async(d, s, n);
+};
+
+/// Host memory on both sides, copied by the calling thread or, when large, by a parallel_for on `exec`.
+template <class Exec>
+void host_copy_bytes(const Exec& exec, void* d, const void* s, std::size_t bytes) {
+  if (bytes < serial_copy_bytes || t_in_host_parallel) {
+    std::memcpy(d, s, bytes);
+    return;
+  }
+  const std::size_t chunks = (bytes + serial_copy_bytes - 1) / serial_copy_bytes;
+  auto* dc = static_cast<char*>(d);
+  const auto* sc = static_cast<const char*>(s);
+  parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks),
+               [=](std::size_t c) {
+                 const std::size_t b = c * serial_copy_bytes;
+                 std::memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
+               });
+}
+
+/// deep_copy's customization point (DESIGN.md): copies `bytes` contiguous bytes from SrcSpace memory to DstSpace
+/// memory, ordered on `exec`. On a device instance the copy is enqueued on its stream (never the legacy
+/// stream) and the call returns; a host instance reaching device memory copies on the device's default
+/// instance and waits for it; host memory on both sides is copied at once. Backends or users specialize it
+/// for other pairs (a vendor copy engine, a peer copy).
+template <class DstSpace, class SrcSpace, class ExecSpace>
+struct DeepCopy {
+  static void copy(const ExecSpace& exec, void* dst, const void* src, std::size_t bytes) {
+    if constexpr (impl::AsyncCopyExec<ExecSpace>) {
+      exec.impl_copy_bytes_async(dst, src, bytes);
+    } else if constexpr (impl::DeviceCopySpace<DstSpace>) {
+      DstSpace::impl_copy_bytes(dst, src, bytes);
+    } else if constexpr (impl::DeviceCopySpace<SrcSpace>) {
+      SrcSpace::impl_copy_bytes(dst, src, bytes);
+    } else {
+      impl::host_copy_bytes(exec, dst, src, bytes);
+    }
+  }
+};
+
+/// The device instance a copy touching device memory M runs on: `exec` itself when it is a device instance,
+/// else M's default instance (which the caller then waits for).
+template <class M, class Exec>
+auto device_exec_for(const Exec& exec) {
+  if constexpr (AsyncCopyExec<Exec>)
+    return exec;
+  else
+    return typename M::execution_space();
+}
+
 template <class Exec, class DV, class SV>
 void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   static_assert(DV::R == SV::R, "weft::deep_copy: the two views have different ranks");
@@ -96,44 +164,57 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   T* d = dst.data();
   const T* s = src.data();
   const bool contiguous = same_strides && dst.span_is_contiguous() && src.span_is_contiguous();
+  if (contiguous && std::is_trivially_copyable_v<T>) {
+    DeepCopy<DM, SM, Exec>::copy(exec, d, s, dst.span() * sizeof(T));
+    return;
+  }
   if constexpr (DeviceCopySpace<DM> || DeviceCopySpace<SM>) {
-    // Device memory on either side: the vendor's byte copy (cudaMemcpy and friends) for contiguous views
-    // of one layout; otherwise stage through packed LayoutRight copies on each side, each filled by an
-    // element-wise copy in its own space.
     using CM = std::conditional_t<DeviceCopySpace<DM>, DM, SM>;
-    if (contiguous) {
-      CM::impl_copy_bytes(d, s, dst.span() * sizeof(T));
-      return;
-    }
+    const auto dev = device_exec_for<CM>(exec);
+    using DevExec = std::remove_const_t<decltype(dev)>;
     if constexpr (!std::is_same_v<DM, SM>) {
+      // Device memory on one side, not contiguous or of other layouts: packed LayoutRight copies on each side,
+      // each filled by an element-wise copy where it lives, one byte copy between them on the device instance.
       using SrcStage = View<typename DV::non_const_data_type, LayoutRight, SM>;
       using DstStage = View<typename DV::non_const_data_type, LayoutRight, DM>;
       LayoutRight shape;
       for (int k = 0; k < R; ++k) shape.dimension[k] = dst.extent(k);
       SrcStage packed_src(view_alloc(WithoutInitializing, src.label() + " (deep_copy staging)"), shape);
       DstStage packed_dst(view_alloc(WithoutInitializing, dst.label() + " (deep_copy staging)"), shape);
-      copy_view(exec_for_memory_t<SM>(), packed_src, src);
-      CM::impl_copy_bytes(packed_dst.data(), packed_src.data(), packed_src.span() * sizeof(T));
-      copy_view(exec, dst, packed_dst);
+      if constexpr (DeviceCopySpace<SM>) {
+        copy_view(dev, packed_src, src);
+      } else {
+        dev.fence("weft::deep_copy: before packing on the host");  // earlier work on the instance may write src
+        copy_view(exec_for_memory_t<SM>(), packed_src, src);
+      }
+      DeepCopy<DM, SM, DevExec>::copy(dev, packed_dst.data(), packed_src.data(), packed_src.span() * sizeof(T));
+      if constexpr (DeviceCopySpace<DM>) {
+        copy_view(dev, dst, packed_dst);
+      } else {
+        dev.fence("weft::deep_copy: before unpacking on the host");
+        copy_view(exec_for_memory_t<DM>(), dst, packed_dst);
+      }
+      dev.fence("weft::deep_copy: the staging buffers go");  // they die here; the copy must not outlive them
+      return;
+    } else {
+      note_device_kernel_access<DevExec>(s, src.span() * sizeof(T), false, src.label());
+      note_device_kernel_access<DevExec>(d, dst.span() * sizeof(T), true, dst.label());
+      for_each_element<R>(dev, dst.impl_map().ext, ds, ss,
+                          [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t b) { d[a] = s[b]; });
+      if constexpr (!AsyncCopyExec<Exec>) dev.fence("weft::deep_copy: a host instance waits");
       return;
     }
   }
-  if (contiguous && std::is_trivially_copyable_v<T>) {
-    const std::size_t bytes = dst.span() * sizeof(T);
-    if (bytes < serial_copy_bytes || t_in_host_parallel) {
-      std::memcpy(d, s, bytes);
-    } else {
-      const std::size_t chunks = (bytes + serial_copy_bytes - 1) / serial_copy_bytes;
-      auto* dc = reinterpret_cast<char*>(d);
-      const auto* sc = reinterpret_cast<const char*>(s);
-      parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks),
-                   [=] WEFT_HOST_DEVICE(std::size_t c) {
-                     const std::size_t b = c * serial_copy_bytes;
-                     __builtin_memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
-                   });
+  if constexpr (!Exec::impl_is_host_space) {
+    if constexpr (!(accessible<Exec, DM>::value && accessible<Exec, SM>::value)) {
+      // Host memory the device instance cannot reach: after its earlier work, on the host.
+      exec.fence("weft::deep_copy: host memory the instance cannot reach");
+      copy_view(DefaultHostExecutionSpace(), dst, src);
+      return;
     }
-    return;
   }
+  note_device_kernel_access<Exec>(s, src.span() * sizeof(T), false, src.label());
+  note_device_kernel_access<Exec>(d, dst.span() * sizeof(T), true, dst.label());
   for_each_element<R>(exec, dst.impl_map().ext, ds, ss,
                       [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t b) { d[a] = s[b]; });
 }
@@ -143,18 +224,28 @@ void fill_view(const Exec& exec, const DV& dst, const typename DV::non_const_val
   static_assert(!std::is_const_v<typename DV::value_type>, "weft::deep_copy: the destination view is const");
   constexpr int R = DV::R;
   using T = typename DV::non_const_value_type;
+  using DM = typename DV::memory_space;
   T* d = dst.data();
   if (dst.size() == 0) return;
   std::size_t ds[R > 0 ? R : 1];
   strides_of(dst, ds);
+  if constexpr (!accessible<Exec, DM>::value) {
+    // A host instance filling device memory, or a device instance filling host memory it cannot reach.
+    if constexpr (DeviceCopySpace<DM>) {
+      const auto dev = typename DM::execution_space();
+      fill_view(dev, dst, value);
+      dev.fence("weft::deep_copy: a host instance waits");
+    } else {
+      exec.fence("weft::deep_copy: host memory the instance cannot reach");
+      fill_view(DefaultHostExecutionSpace(), dst, value);
+    }
+    return;
+  }
+  note_device_kernel_access<Exec>(d, dst.span() * sizeof(T), true, dst.label());
   for_each_element<R>(exec, dst.impl_map().ext, ds, ds,
                       [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t) { d[a] = value; });
 }
-}  // namespace impl
 
-/// Copies src into dst (same shape, any layouts) or sets every element of dst to a scalar. Returns when
-/// the copy is complete; it waits for earlier work on the default instance, not for other instances.
-namespace impl {
 /// deep_copy as the tools see it: begin (destination and source spaces, labels, pointers, bytes), end.
 template <class DV, class Src>
 struct DeepCopyEvent {
@@ -174,19 +265,42 @@ struct DeepCopyEvent {
       tools::end_deep_copy();
   }
 };
+
+/// Whether a deep_copy between these memory spaces involves device memory (and so fences as Kokkos does).
+template <class DV, class Src>
+constexpr bool deep_copy_touches_device() {
+  if constexpr (DeviceCopySpace<typename DV::memory_space>) return true;
+  if constexpr (is_view_v<Src>) return DeviceCopySpace<typename Src::memory_space>;
+  return !exec_for_memory_t<typename DV::memory_space>::impl_is_host_space;
+}
 }  // namespace impl
 
+/// Copies src into dst (same shape, any layouts) or sets every element of dst to a scalar, as Kokkos does: when
+/// device memory is involved it first waits for all outstanding work on every instance, and it returns when
+/// the copy is done.
 template <class D1, class... P1, class Src>
 void deep_copy(const View<D1, P1...>& dst, const Src& src) {
   using DV = View<D1, P1...>;
   using Exec = impl::exec_for_memory_t<typename DV::memory_space>;
   impl::check_initialized("deep_copy", dst.label());
   impl::DeepCopyEvent<DV, Src> profile(dst, src);
-  if constexpr (!Exec::impl_is_host_space) Exec().fence();  // ordered after earlier work on the default instance
-  if constexpr (is_view_v<Src>)
-    impl::copy_view(Exec(), dst, src);
-  else
+  constexpr bool device = impl::deep_copy_touches_device<DV, Src>();
+  if constexpr (device) fence("weft::deep_copy: fence before the copy");
+  if constexpr (is_view_v<Src>) {
+    using SM = typename Src::memory_space;
+    if constexpr (impl::DeviceCopySpace<typename DV::memory_space> || !impl::DeviceCopySpace<SM>) {
+      impl::copy_view(Exec(), dst, src);
+      if constexpr (!Exec::impl_is_host_space) Exec().fence("weft::deep_copy: fence after the copy");
+    } else {
+      // Device source, host destination: on the source's default instance, waited for.
+      using SE = typename SM::execution_space;
+      impl::copy_view(SE(), dst, src);
+      SE().fence("weft::deep_copy: fence after the copy");
+    }
+  } else {
     impl::fill_view(Exec(), dst, src);
+    if constexpr (!Exec::impl_is_host_space) Exec().fence("weft::deep_copy: fence after the copy");
+  }
 }
 /// Enqueues the copy (or fill) on `exec` and returns; nothing else is fenced.
 template <ExecutionSpace E, class D1, class... P1, class Src>
@@ -198,11 +312,19 @@ void deep_copy(const E& exec, const View<D1, P1...>& dst, const Src& src) {
   else
     impl::fill_view(exec, dst, src);
 }
-/// deep_copy(scalar, rank-0 view): reads the single element.
+/// deep_copy(scalar, rank-0 view): reads the single element (after all outstanding work, from device memory).
 template <class T, class D1, class... P1>
 requires(!is_view_v<T> && !ExecutionSpace<T>) void deep_copy(T& dst, const View<D1, P1...>& src) {
-  static_assert(View<D1, P1...>::R == 0, "weft::deep_copy(scalar, view) needs a rank-0 view");
-  dst = *src.data();
+  using SV = View<D1, P1...>;
+  static_assert(SV::R == 0, "weft::deep_copy(scalar, view) needs a rank-0 view");
+  using SM = typename SV::memory_space;
+  if constexpr (impl::DeviceCopySpace<SM>) {
+    fence("weft::deep_copy: fence before the copy");
+    SM::impl_copy_bytes(&dst, src.data(), sizeof(T));
+  } else {
+    if constexpr (!impl::exec_for_memory_t<SM>::impl_is_host_space) fence("weft::deep_copy: fence before the copy");
+    dst = *src.data();
+  }
 }
 
 // ---- mirrors -----------------------------------------------------------------------------------------------

@@ -77,8 +77,13 @@ struct SpaceAccessibility {
 /// Host memory (64-byte aligned). SharedSpace and SharedHostPinnedSpace alias it in host-only builds.
 #if WEFT_HAS_GPU_EMU
 namespace impl {
-/// Aborts, naming the View, when code running in a GpuEmu kernel touches HostSpace memory (emu.cpp).
-void host_space_kernel_access_check(const char* label);
+/// Aborts, naming the View, when code running in a GpuEmu kernel touches HostSpace memory; in host code, checks
+/// the access against queued, unordered work of the emulated streams (backends/emu/src/gpuemu.cpp).
+void host_space_access_check(const char* label, const void* p, std::size_t bytes);
+/// Checks that no queued, unordered work of the emulated streams still touches memory the host frees.
+void host_space_free_check(const void* p, std::size_t bytes, std::string_view label);
+/// Memory the next device kernel launched from this thread touches through raw pointers (checker).
+void note_kernel_access(const void* p, std::size_t bytes, bool write, std::string_view label);
 }  // namespace impl
 #endif
 
@@ -93,7 +98,9 @@ class HostSpace {
 #if WEFT_HAS_GPU_EMU
   /// Called by View accesses when bounds checks are on: a GpuEmu kernel, like a GPU's, cannot reach host
   /// memory, so a host View captured in a device kernel stops there instead of working by accident.
-  static void impl_check_access(const char* label) { impl::host_space_kernel_access_check(label); }
+  static void impl_check_access(const char* label, const void* p, std::size_t bytes) {
+    impl::host_space_access_check(label, p, bytes);
+  }
 #endif
 };
 using SharedSpace = HostSpace;

@@ -181,6 +181,16 @@ void record_register(SharedAllocationRecord* r);
 void record_unregister(SharedAllocationRecord* r) noexcept;
 [[noreturn]] void throw_view_error(std::string_view label, const std::string& what);
 
+#if WEFT_HAS_GPU_EMU
+/// Set while GpuEmu copies a kernel object for a launch: every managed View copied then reports the bytes
+/// it spans and whether its data are const (the stream-order checker's record of what the kernel touches).
+struct ViewCaptureSink {
+  void (*note)(void* ctx, const SharedAllocationRecord* r, const void* begin, std::size_t bytes, bool read_only);
+  void* ctx;
+};
+inline thread_local ViewCaptureSink* t_view_capture = nullptr;
+#endif
+
 /// The (possibly absent) record of a View. A copy made inside a host parallel region does not count
 /// (bit 0 set), so copies inside kernels never touch the shared counter.
 class ViewTracker {
@@ -239,7 +249,7 @@ class ViewTracker {
 
 /// Constructs (value-initializes) or destroys the elements of an allocation; defined in deep_copy.hpp.
 template <class T, class Space>
-void construct_elements(T* p, std::size_t n);
+void construct_elements(T* p, std::size_t n, std::string_view label);
 template <class T, class Space>
 void destroy_elements(T* p, std::size_t n) {
   if constexpr (!std::is_trivially_destructible_v<T>) {
@@ -264,7 +274,7 @@ SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, b
   record_register(r);
   if (initialize || !std::is_trivially_default_constructible_v<T>) {
     try {
-      construct_elements<T, Space>(static_cast<T*>(p), n);
+      construct_elements<T, Space>(static_cast<T*>(p), n, label);
     } catch (...) {
       record_unregister(r);
       Space().deallocate(p, bytes, label);
@@ -416,7 +426,15 @@ class View {
 
   // ---- construction ----
   View() = default;
+#if WEFT_HAS_GPU_EMU
+  View(const View& o) : ptr_(o.ptr_), map_(o.map_), track_(o.track_) {
+    if (impl::t_view_capture && track_.record()) [[unlikely]]
+      impl::t_view_capture->note(impl::t_view_capture->ctx, track_.record(), ptr_, map_.span() * sizeof(value_type),
+                                 std::is_const_v<value_type>);
+  }
+#else
   View(const View&) = default;
+#endif
   View& operator=(const View&) = default;
   /// A moved-from View is empty (not allocated), as after View().
   WEFT_INLINE_FUNCTION View(View&& o) noexcept
@@ -661,11 +679,20 @@ class View {
         WEFT_IMPL_DEVICE_TRAP();
       }
 #else
-    const char* label = track_.record() ? track_.record()->label.c_str() : "(unmanaged)";
-    if constexpr (requires { memory_space::impl_check_access(""); }) memory_space::impl_check_access(label);
+    // The label is read only where it is used: a queued kernel's copy of a View may outlive the allocation
+    // record on an emulated device, as a GPU kernel's argument copy outlives nothing it does not touch.
+    const auto label = [this] { return track_.record() ? track_.record()->label.c_str() : "(unmanaged)"; };
+    if constexpr (requires { memory_space::impl_access_allowed(); }) {
+      if (!memory_space::impl_access_allowed()) [[unlikely]]
+        memory_space::impl_host_access_abort(label());
+    } else if constexpr (requires { memory_space::impl_check_access("", ptr_, std::size_t(0)); }) {
+      memory_space::impl_check_access(label(), ptr_, map_.span() * sizeof(value_type));
+    } else if constexpr (requires { memory_space::impl_check_access(""); }) {
+      memory_space::impl_check_access(label());
+    }
     for (int k = 0; k < R; ++k)
       if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) [[unlikely]]
-        impl::view_bounds_abort(label, R, idx, map_.ext);
+        impl::view_bounds_abort(label(), R, idx, map_.ext);
 #endif
   }
 #endif

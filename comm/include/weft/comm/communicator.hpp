@@ -154,8 +154,12 @@ struct Writable {
     auto alias = host_alias(buf.data(), view);
     if constexpr (host_view_v<V>)
       deep_copy(DefaultHostExecutionSpace(), view, alias);
-    else
+    else {
       deep_copy(exec, view, alias);  // enqueued on exec: later work on exec sees the result
+      // The copy reads the host buffer, which goes with this Writable: it must be done first (a copy from
+      // pageable memory may be asynchronous on a GPU; GpuEmu's stream-order checker found the free).
+      exec.fence("weft::comm: the staging buffer goes");
+    }
   }
 };
 template <class E, class V>

@@ -29,6 +29,8 @@ inline void cuda_check(cudaError_t e, const char* what, std::string_view label =
     cuda_throw(e, what, label);
 }
 void cuda_copy_bytes(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, bool wait);
+/// The default instance's stream (non-blocking; never the legacy stream, which it does not wait for).
+cudaStream_t cuda_default_stream();
 [[noreturn]] void cuda_host_access_abort(const char* space, const char* label);
 }  // namespace impl
 
@@ -50,7 +52,7 @@ class CudaSpace {
 #endif
   }
   static void impl_copy_bytes(void* dst, const void* src, std::size_t bytes) {
-    impl::cuda_copy_bytes(dst, src, bytes, nullptr, true);
+    impl::cuda_copy_bytes(dst, src, bytes, impl::cuda_default_stream(), true);
   }
 };
 
@@ -117,6 +119,10 @@ class Cuda {
   cudaStream_t cuda_stream() const { return h_.stream(); }
   int cuda_device() const { return impl::cuda_device_id(); }
   std::uint32_t impl_instance_id() const { return h_.id(); }
+  /// Enqueues a byte copy on this instance's stream (deep_copy(exec, ...)); returns at once.
+  void impl_copy_bytes_async(void* dst, const void* src, std::size_t bytes) const {
+    impl::cuda_copy_bytes(dst, src, bytes, cuda_stream(), false);
+  }
   friend bool operator==(const Cuda& a, const Cuda& b) { return a.h_ == b.h_; }
 
  private:
@@ -157,8 +163,10 @@ constexpr auto cuda_kernel_for() {
 
 void* cuda_scratch_allocate(std::size_t bytes);
 void cuda_scratch_free(void* p, std::size_t bytes) noexcept;
+void* cuda_scratch_allocate_on(std::size_t bytes, cudaStream_t stream);
+void cuda_scratch_free_on(void* p, std::size_t bytes, cudaStream_t stream) noexcept;
 void* cuda_result_allocate(std::size_t bytes);
-void cuda_result_free(void* p, std::size_t bytes) noexcept;
+void cuda_result_free(void* p, std::size_t bytes, cudaStream_t stream) noexcept;
 void cuda_check_launch(const char* label);
 void cuda_allow_shared(const void* kernel, std::size_t bytes, const char* label);
 
@@ -204,8 +212,9 @@ struct CudaVendor {
     }
     return block;
   }
-  static void* scratch_allocate(std::size_t bytes) { return cuda_scratch_allocate(bytes); }
-  static void scratch_free(void* p, std::size_t bytes) { cuda_scratch_free(p, bytes); }
+  /// Kernel scratch of work on exec: freed stream-ordered (no device-wide wait; see CachingPool::deallocate_on).
+  static void* scratch_allocate(const Cuda& exec, std::size_t bytes) { return cuda_scratch_allocate_on(bytes, exec.cuda_stream()); }
+  static void scratch_free(const Cuda& exec, void* p, std::size_t bytes) { cuda_scratch_free_on(p, bytes, exec.cuda_stream()); }
   /// Enqueued on the instance's stream: Weft's streams are non-blocking, so a plain cudaMemset (legacy default
   /// stream) would not be ordered before the kernel that reads the bytes.
   static void memset(const Cuda& exec, void* p, int v, std::size_t bytes) {
@@ -213,7 +222,9 @@ struct CudaVendor {
   }
   /// Pinned host memory the reduction kernel writes its result to (no copy after the kernel).
   static void* host_result_allocate(std::size_t bytes) { return cuda_result_allocate(bytes); }
-  static void host_result_free(void* p, std::size_t bytes) { cuda_result_free(p, bytes); }
+  static void host_result_free(const Cuda& exec, void* p, std::size_t bytes) {
+    cuda_result_free(p, bytes, exec.cuda_stream());
+  }
   /// Waits for the instance, then hands the result (in pinned memory) to the adaptor.
   template <class Adaptor, class V>
   static void deliver(const Cuda& exec, const Adaptor& a, const V* pinned_result, int) {

@@ -100,7 +100,7 @@ class ParallelReduce<F, Adaptor, Policy, E> {
             work.team_size() * work.vector_length()));
     }
     GpuLaunchShape s = work.template shape<Vendor>();
-    const GpuLevel1<Vendor> level1(work, s.blocks());
+    const GpuLevel1<Vendor, E> level1(p_.space(), work, s.blocks());
     const std::size_t values = Adaptor::is_array ? std::size_t(s.threads()) * count : 0;
     const std::size_t temp = Adaptor::is_array ? values * sizeof(V) : gpu::BlockTemp<V>::bytes(s.threads());
     const std::size_t temp_offset = (work.shared_end() + 15) / 16 * 16;
@@ -115,7 +115,7 @@ class ParallelReduce<F, Adaptor, Policy, E> {
     // GPU), and the call waits for the instance and hands it over: no copy is enqueued after the kernel.
     V* direct = nullptr;
     if constexpr (requires { a_.template direct_target<E>(); }) direct = a_.template direct_target<E>();
-    const GpuResultBuffers<Vendor, V> buffers(bytes, direct ? 0 : std::size_t(count > 0 ? count : 1));
+    const GpuResultBuffers<Vendor, V, E> buffers(p_.space(), bytes, direct ? 0 : std::size_t(count > 0 ? count : 1));
     char* buf = buffers.scratch();
     V* host_out = buffers.host();
     Vendor::memset(p_.space(), buf, 0, result_off);  // the ticket, ordered before the kernel on its stream

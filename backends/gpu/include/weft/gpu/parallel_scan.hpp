@@ -226,7 +226,7 @@ class ParallelScan<F, Adaptor, Policy, E> {
     const std::size_t flag_bytes = (sizeof(unsigned) * (std::size_t(tiles) + 1) + 63) / 64 * 64;
     const std::size_t value_bytes = (sizeof(V) * std::size_t(tiles) + 63) / 64 * 64;
     const std::size_t bytes = flag_bytes + 2 * value_bytes;
-    const GpuResultBuffers<Vendor, V> buffers(bytes, direct ? 0 : 1);
+    const GpuResultBuffers<Vendor, V, E> buffers(p_.space(), bytes, direct ? 0 : 1);
     char* buf = buffers.scratch();
     V* host_out = buffers.host();
     Vendor::memset(p_.space(), buf, 0, flag_bytes);

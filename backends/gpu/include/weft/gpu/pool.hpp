@@ -23,13 +23,27 @@ class CachingPool {
   /// can still touch it. Work on one stream is ordered by the stream, so the GPU runtimes' hook does nothing
   /// until a second stream exists, and from then on waits for the device (as Kokkos does on every free).
   using BeforeCache = void (*)();
-  CachingPool(const char* space, RawAlloc alloc, RawFree free, BeforeCache before_cache = nullptr);
+  /// Events of the vendor runtime, for stream-ordered frees: `record` records one on a stream, `done` queries
+  /// it without waiting, `wait` waits for it; `destroy` releases it.
+  struct StreamEvents {
+    void* (*record)(void* stream);
+    bool (*done)(void* event);
+    void (*wait)(void* event);
+    void (*destroy)(void* event);
+  };
+  CachingPool(const char* space, RawAlloc alloc, RawFree free, BeforeCache before_cache = nullptr,
+              const StreamEvents* events = nullptr);
   ~CachingPool();
   CachingPool(const CachingPool&) = delete;
   CachingPool& operator=(const CachingPool&) = delete;
   /// Blocks are rounded up to a power of two (at least 256 bytes) so that they can be reused.
   void* allocate(std::size_t bytes);
   void deallocate(void* p, std::size_t bytes) noexcept;
+  /// Stream-ordered: a block `stream` used. It may be handed out at once to later work on the same stream
+  /// (`allocate_on`), and to anyone else once the work queued on `stream` before the free has finished (an
+  /// event; the allocation waits for that event only if it must) — no device-wide wait.
+  void* allocate_on(std::size_t bytes, void* stream);
+  void deallocate_on(void* p, std::size_t bytes, void* stream) noexcept;
   /// Returns every cached block to the device allocator.
   void trim() noexcept;
   PoolStats stats() const noexcept;
@@ -41,7 +55,9 @@ class CachingPool {
   RawAlloc alloc_;
   RawFree free_;
   BeforeCache before_cache_;
+  const StreamEvents* events_;
   bool enabled_;
+  void* take(std::size_t c, void* stream, bool stream_known);
 };
 
 }  // namespace weft::impl

@@ -77,7 +77,7 @@ namespace weft::impl::gpu_rt {
 /// arch(dev) (the architecture name as the build option spells it), describe(os, dev),
 /// architectures (the build's list), architectures_option (its CMake variable), no_device_advice,
 /// stream_create/stream_destroy/stream_sync, memcpy_async, malloc/free, malloc_host/free_host,
-/// malloc_managed, mem_get_info.
+/// malloc_managed, mem_get_info, event_t with event_create/event_record/event_query/event_sync/event_destroy.
 template <class Api>
 struct Runtime {
   using stream_t = typename Api::stream_t;
@@ -127,6 +127,20 @@ struct Runtime {
     delete p;
   }
 
+  /// Events for the pool's stream-ordered frees (kernel scratch): errors leave the device-wide rule in charge.
+  static inline const CachingPool::StreamEvents stream_events{
+      [](void* stream) -> void* {
+        typename Api::event_t e{};
+        if (Api::event_create(&e) != Api::success) return nullptr;
+        if (Api::event_record(e, static_cast<stream_t>(stream)) != Api::success) {
+          Api::event_destroy(e);
+          return nullptr;
+        }
+        return reinterpret_cast<void*>(e);
+      },
+      [](void* e) { return Api::event_query(reinterpret_cast<typename Api::event_t>(e)) == Api::success; },
+      [](void* e) { (void)Api::event_sync(reinterpret_cast<typename Api::event_t>(e)); },
+      [](void* e) { Api::event_destroy(reinterpret_cast<typename Api::event_t>(e)); }};
   static CachingPool& pool() {
     static CachingPool p(
         Api::device_space,
@@ -139,8 +153,19 @@ struct Runtime {
           // A second stream may still run work that reads a block freed on the host: wait for the device
           // before the block can be handed out again (errors are left for the next checked call).
           if (__atomic_load_n(&several_streams, __ATOMIC_RELAXED)) (void)Api::device_sync();
-        });
+        },
+        &stream_events);
     return p;
+  }
+  /// Kernel scratch of work on `stream`: freed stream-ordered (an event on the stream, no device-wide wait), so a
+  /// reduction into a View or a team dispatch with level-1 scratch only enqueues, whatever streams exist.
+  static void* allocate_scratch(std::size_t bytes, stream_t stream) {
+    void* p = pool().allocate_on(bytes, reinterpret_cast<void*>(stream));
+    if (!p) return allocate_device(bytes, "weft kernel scratch");
+    return p;
+  }
+  static void free_scratch(void* p, std::size_t bytes, stream_t stream) noexcept {
+    pool().deallocate_on(p, bytes, reinterpret_cast<void*>(stream));
   }
   /// Pinned host memory for reduction results a kernel writes straight to the host (cached like device memory:
   /// a cudaMallocHost per reduction would cost far more than the copy it saves).
@@ -154,8 +179,14 @@ struct Runtime {
         [](void* q) { Api::free_host(q); },
         [] {
           if (__atomic_load_n(&several_streams, __ATOMIC_RELAXED)) (void)Api::device_sync();
-        });
+        },
+        &stream_events);
     return p;
+  }
+  /// A reduction's pinned result goes back stream-ordered (it was delivered after a stream wait, so the event
+  /// has completed and nothing waits; on an error path the event keeps the block until the kernel is done).
+  static void free_result_pinned(void* p, std::size_t bytes, stream_t stream) noexcept {
+    pinned_pool().deallocate_on(p, bytes, reinterpret_cast<void*>(stream));
   }
   static void* allocate_result_pinned(std::size_t bytes) {
     void* p = pinned_pool().allocate(bytes);

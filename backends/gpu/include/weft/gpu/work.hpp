@@ -26,55 +26,59 @@ struct GpuLaunchShape {
   unsigned blocks() const { return grid.x * grid.y * grid.z; }
 };
 
-/// Owns the level-1 team scratch of one dispatch (none for other policies).
-template <class Vendor>
+/// Owns the level-1 team scratch of one dispatch (none for other policies), freed stream-ordered on the
+/// dispatch's instance.
+template <class Vendor, class E>
 class GpuLevel1 {
  public:
   template <class Work>
-  GpuLevel1(Work& work, unsigned blocks) : bytes_(work.level1_bytes_per_block() * blocks) {
+  GpuLevel1(const E& exec, Work& work, unsigned blocks)
+      : exec_(exec), bytes_(work.level1_bytes_per_block() * blocks) {
     if (bytes_) {
-      p_ = static_cast<char*>(Vendor::scratch_allocate(bytes_));
+      p_ = static_cast<char*>(Vendor::scratch_allocate(exec_, bytes_));
       work.set_level1(p_);
     }
   }
   ~GpuLevel1() {
-    if (p_) Vendor::scratch_free(p_, bytes_);
+    if (p_) Vendor::scratch_free(exec_, p_, bytes_);
   }
   GpuLevel1(const GpuLevel1&) = delete;
   GpuLevel1& operator=(const GpuLevel1&) = delete;
 
  private:
+  E exec_;
   std::size_t bytes_;
   char* p_ = nullptr;
 };
 
 /// The device scratch and the host result (pinned on a GPU; none when `host_values` is 0) of one reduction or
-/// scan, freed however the call ends. The scratch goes back to the pool stream-ordered (the pool waits for the
-/// device once there are several streams).
-template <class Vendor, class V>
+/// scan, freed however the call ends. Both go back to their pools stream-ordered on the dispatch's instance (an
+/// event, no device-wide wait), so a reduction into a View only enqueues whatever other streams exist.
+template <class Vendor, class V, class E>
 class GpuResultBuffers {
  public:
-  GpuResultBuffers(std::size_t scratch_bytes, std::size_t host_values)
-      : bytes_(scratch_bytes), host_bytes_(sizeof(V) * host_values) {
-    scratch_ = static_cast<char*>(Vendor::scratch_allocate(bytes_));
+  GpuResultBuffers(const E& exec, std::size_t scratch_bytes, std::size_t host_values)
+      : exec_(exec), bytes_(scratch_bytes), host_bytes_(sizeof(V) * host_values) {
+    scratch_ = static_cast<char*>(Vendor::scratch_allocate(exec_, bytes_));
     if (host_values == 0) return;
     try {
       host_ = static_cast<V*>(Vendor::host_result_allocate(host_bytes_));
     } catch (...) {
-      Vendor::scratch_free(scratch_, bytes_);
+      Vendor::scratch_free(exec_, scratch_, bytes_);
       throw;
     }
   }
   GpuResultBuffers(const GpuResultBuffers&) = delete;
   GpuResultBuffers& operator=(const GpuResultBuffers&) = delete;
   ~GpuResultBuffers() {
-    if (host_) Vendor::host_result_free(host_, host_bytes_);
-    Vendor::scratch_free(scratch_, bytes_);
+    if (host_) Vendor::host_result_free(exec_, host_, host_bytes_);
+    Vendor::scratch_free(exec_, scratch_, bytes_);
   }
   char* scratch() const { return scratch_; }
   V* host() const { return host_; }
 
  private:
+  E exec_;
   std::size_t bytes_, host_bytes_;
   char* scratch_ = nullptr;
   V* host_ = nullptr;

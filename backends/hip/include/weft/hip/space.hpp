@@ -29,6 +29,8 @@ inline void hip_check(hipError_t e, const char* what, std::string_view label = {
     hip_throw(e, what, label);
 }
 void hip_copy_bytes(void* dst, const void* src, std::size_t bytes, hipStream_t stream, bool wait);
+/// The default instance's stream (non-blocking; never the legacy stream, which it does not wait for).
+hipStream_t hip_default_stream();
 [[noreturn]] void hip_host_access_abort(const char* space, const char* label);
 }  // namespace impl
 
@@ -50,7 +52,7 @@ class HIPSpace {
 #endif
   }
   static void impl_copy_bytes(void* dst, const void* src, std::size_t bytes) {
-    impl::hip_copy_bytes(dst, src, bytes, nullptr, true);
+    impl::hip_copy_bytes(dst, src, bytes, impl::hip_default_stream(), true);
   }
 };
 
@@ -118,6 +120,10 @@ class HIP {
   hipStream_t hip_stream() const { return h_.stream(); }
   int hip_device() const { return impl::hip_device_id(); }
   std::uint32_t impl_instance_id() const { return h_.id(); }
+  /// Enqueues a byte copy on this instance's stream (deep_copy(exec, ...)); returns at once.
+  void impl_copy_bytes_async(void* dst, const void* src, std::size_t bytes) const {
+    impl::hip_copy_bytes(dst, src, bytes, hip_stream(), false);
+  }
   friend bool operator==(const HIP& a, const HIP& b) { return a.h_ == b.h_; }
 
  private:
@@ -149,8 +155,10 @@ __global__ void WEFT_IMPL_HIP_LAUNCH_BOUNDS(MaxThreads) hip_kernel_bounded(const
 
 void* hip_scratch_allocate(std::size_t bytes);
 void hip_scratch_free(void* p, std::size_t bytes) noexcept;
+void* hip_scratch_allocate_on(std::size_t bytes, hipStream_t stream);
+void hip_scratch_free_on(void* p, std::size_t bytes, hipStream_t stream) noexcept;
 void* hip_result_allocate(std::size_t bytes);
-void hip_result_free(void* p, std::size_t bytes) noexcept;
+void hip_result_free(void* p, std::size_t bytes, hipStream_t stream) noexcept;
 void hip_check_launch(const char* label);
 
 /// The HIP vendor shim of backends/gpu/.
@@ -177,15 +185,18 @@ struct HipVendor {
                          dim3(s.block.x, s.block.y, s.block.z), s.shared_bytes, exec.hip_stream(), k);
     hip_check_launch(label);
   }
-  static void* scratch_allocate(std::size_t bytes) { return hip_scratch_allocate(bytes); }
-  static void scratch_free(void* p, std::size_t bytes) { hip_scratch_free(p, bytes); }
+  /// Kernel scratch of work on exec: freed stream-ordered (no device-wide wait; see CachingPool::deallocate_on).
+  static void* scratch_allocate(const HIP& exec, std::size_t bytes) { return hip_scratch_allocate_on(bytes, exec.hip_stream()); }
+  static void scratch_free(const HIP& exec, void* p, std::size_t bytes) { hip_scratch_free_on(p, bytes, exec.hip_stream()); }
   /// Enqueued on the instance's stream (Weft's streams are non-blocking; see CudaVendor::memset).
   static void memset(const HIP& exec, void* p, int v, std::size_t bytes) {
     hip_check(hipMemsetAsync(p, v, bytes, exec.hip_stream()), "hipMemsetAsync");
   }
   /// Pinned host memory the reduction kernel writes its result to (no copy after the kernel).
   static void* host_result_allocate(std::size_t bytes) { return hip_result_allocate(bytes); }
-  static void host_result_free(void* p, std::size_t bytes) { hip_result_free(p, bytes); }
+  static void host_result_free(const HIP& exec, void* p, std::size_t bytes) {
+    hip_result_free(p, bytes, exec.hip_stream());
+  }
   /// Waits for the instance, then hands the result (in pinned memory) to the adaptor.
   template <class Adaptor, class V>
   static void deliver(const HIP& exec, const Adaptor& a, const V* pinned_result, int) {

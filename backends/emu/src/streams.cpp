@@ -1,0 +1,749 @@
+// The emulated GPU runtime (see <weft/emu/runtime.hpp>): streams, events, queued copies, memsets and kernels
+// with CUDA's ordering rules, the three execution modes, and the stream-order checker.
+//
+// Ordering is tracked with vector clocks: every operation gets a sequence number on its stream and a clock
+// (stream id -> the last sequence number it is ordered after). An operation inherits its stream's clock, the
+// clocks of the events its stream waited for, the legacy stream's implicit edges and the host's clock (work
+// enqueued after the host waited for something is ordered after that something). The host's clock grows at
+// stream, event and device synchronizations. B is ordered after A exactly when B's clock covers A's sequence
+// number, whatever order the emulator happened to run them in, so the checker's verdict does not depend on
+// the mode or on timing.
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include <weft/emu/runtime.hpp>
+#include <weft/error.hpp>
+#include <weft/spaces.hpp>
+#include <weft/view.hpp>
+
+namespace weft::impl::emu {
+namespace {
+
+enum class Mode { lazy, concurrent, sync };
+
+struct Config {
+  Mode mode = Mode::lazy;
+  bool check = true;
+  unsigned seed = 0;
+};
+
+Config read_config() {
+  Config c;
+  if (const char* m = std::getenv("WEFT_EMU_STREAMS"); m && *m) {
+    const std::string s(m);
+    if (s == "lazy")
+      c.mode = Mode::lazy;
+    else if (s == "concurrent")
+      c.mode = Mode::concurrent;
+    else if (s == "sync")
+      c.mode = Mode::sync;
+    else
+      abort_with(("weft: WEFT_EMU_STREAMS=" + s + " is not known; use lazy, concurrent or sync").c_str());
+  }
+  if (const char* k = std::getenv("WEFT_EMU_CHECK"); k && *k) {
+    const std::string s(k);
+    if (s == "0" || s == "off" || s == "false" || s == "no")
+      c.check = false;
+    else if (s == "1" || s == "on" || s == "true" || s == "yes")
+      c.check = true;
+    else
+      abort_with(("weft: WEFT_EMU_CHECK=" + s + " is not known; use 1/on or 0/off").c_str());
+  }
+  if (const char* s = std::getenv("WEFT_EMU_STREAM_SEED"); s && *s) c.seed = unsigned(std::strtoul(s, nullptr, 10));
+  return c;
+}
+const Config& config() {
+  static const Config c = read_config();
+  return c;
+}
+
+using Clock = std::map<std::uint64_t, std::uint64_t>;  // stream id -> last sequence number ordered before
+void join(Clock& a, const Clock& b) {
+  for (const auto& [k, v] : b) {
+    auto& x = a[k];
+    if (v > x) x = v;
+  }
+}
+bool covers(const Clock& c, std::uint64_t stream, std::uint64_t seq) {
+  const auto it = c.find(stream);
+  return it != c.end() && it->second >= seq;
+}
+
+struct Op {
+  Stream* stream = nullptr;
+  std::uint64_t stream_id = 0;
+  std::uint64_t seq = 0;
+  std::string what;  // "kernel \"label\"", "an asynchronous copy of 800 bytes", ...
+  std::function<void()> run;
+  std::vector<std::shared_ptr<Op>> deps;  // operations of other streams it waits for
+  Clock clock;
+  std::vector<Access> accesses;
+  std::vector<bool> host_reachable;  // per access
+  std::vector<bool> wrote;           // per access, known once done (kernels compare bytes; copies always write)
+  bool is_kernel = false;
+  bool done = false;
+  std::string failure;  // an exception the operation threw, reported at the wait
+};
+
+struct Suspect;
+
+}  // namespace
+
+struct Stream {
+  std::uint64_t id = 0;
+  bool blocking = false;
+  bool legacy = false;
+  std::deque<std::shared_ptr<Op>> queue;  // enqueued, not yet run
+  std::shared_ptr<Op> last;               // the last operation enqueued
+  Clock clock;                            // what the next operation is ordered after
+  std::vector<std::shared_ptr<Op>> waits;  // event edges for the next operation
+  std::uint64_t next_seq = 0;
+  std::thread worker;
+  bool stop = false;
+  std::mt19937 jitter;
+  std::string name() const {
+    if (legacy) return "the legacy default stream";
+    return "stream " + std::to_string(id) + (blocking ? " (blocking)" : "");
+  }
+};
+
+struct Event {
+  std::shared_ptr<Op> marker;  // the last operation of its stream when recorded (null: nothing to wait for)
+  Clock clock;
+};
+
+namespace {
+
+/// An unordered pair whose conflict depends on whether a kernel really wrote the bytes: decided when it ran.
+struct Suspect {
+  std::shared_ptr<Op> candidate;  // the kernel that may have written
+  std::size_t access;             // its access
+  std::string message;            // the report, if it did
+};
+
+struct State {
+  std::mutex m;
+  std::condition_variable cv;
+  Stream legacy;
+  std::vector<Stream*> streams;  // every live stream, the legacy one first
+  Clock host;
+  std::vector<std::shared_ptr<Op>> live;  // enqueued, not yet ordered before the host (for the checker)
+  std::vector<Suspect> suspects;
+  long host_reachable_live = 0;
+  Status last_error = Status::success;
+  std::string last_message;
+  std::uint64_t next_stream_id = 1;
+  std::mutex device;  // one operation runs on the emulated device at a time
+  std::map<const char*, std::size_t, std::greater<const char*>> device_allocations;  // base -> bytes
+  std::size_t device_bytes = 0;
+  State() {
+    legacy.legacy = true;
+    legacy.blocking = true;
+    legacy.id = 0;
+    streams.push_back(&legacy);
+  }
+};
+State& state() {
+  static State* s = new State;  // never destroyed: workers and static destructors may still reach it
+  return *s;
+}
+
+Stream* resolve(stream_t s) { return s ? s : &state().legacy; }
+
+bool in_device_allocation(State& st, const void* p) {
+  const char* c = static_cast<const char*>(p);
+  const auto it = st.device_allocations.lower_bound(c);  // the greatest base <= c
+  return it != st.device_allocations.end() && c < it->first + it->second;
+}
+
+bool overlap(const Access& a, const void* p, std::size_t bytes) {
+  const char* b = static_cast<const char*>(a.begin);
+  const char* q = static_cast<const char*>(p);
+  return a.bytes > 0 && bytes > 0 && b < q + bytes && q < b + a.bytes;
+}
+
+std::string describe(const Access& a) { return a.label.empty() ? std::string("memory") : "View " + quote(a.label); }
+
+[[noreturn]] void stop_program(const std::string& what) {
+  abort_with(("GpuEmu stream-order check: " + what).c_str());
+}
+
+const char* fix_advice =
+    "order them: exec.fence() (or weft::fence()) before the host touches the data, deep_copy(exec, ...) on the "
+    "instance that produced it, or an event (record on the first instance, wait on the second)";
+
+// ---- completion and the checker's bookkeeping ---------------------------------------------------------------
+
+void prune_live(State& st) {
+  auto keep = st.live.begin();
+  for (auto& op : st.live) {
+    if (covers(st.host, op->stream_id, op->seq)) {
+      for (std::size_t i = 0; i < op->accesses.size(); ++i)
+        if (op->host_reachable[i]) --st.host_reachable_live;
+      continue;
+    }
+    *keep++ = std::move(op);
+  }
+  st.live.erase(keep, st.live.end());
+}
+
+void resolve_suspects(State& st, const Op& op) {
+  auto keep = st.suspects.begin();
+  for (auto& s : st.suspects) {
+    if (s.candidate.get() == &op) {
+      if (op.wrote[s.access]) stop_program(s.message);
+      continue;
+    }
+    *keep++ = std::move(s);
+  }
+  st.suspects.erase(keep, st.suspects.end());
+}
+
+/// Runs one operation (the caller holds the state lock in lazy and sync mode, not in concurrent mode).
+void execute(Op& op) {
+  std::vector<std::vector<char>> before;
+  if (config().check && op.is_kernel) {
+    before.resize(op.accesses.size());
+    for (std::size_t i = 0; i < op.accesses.size(); ++i)
+      if (op.accesses[i].write) {
+        const char* p = static_cast<const char*>(op.accesses[i].begin);
+        before[i].assign(p, p + op.accesses[i].bytes);
+      }
+  }
+  try {
+    op.run();
+  } catch (const std::exception& e) {
+    op.failure = e.what();
+  } catch (...) {
+    op.failure = "an unknown exception";
+  }
+  op.run = nullptr;  // frees the kernel's copy of its arguments
+  op.wrote.assign(op.accesses.size(), false);
+  for (std::size_t i = 0; i < op.accesses.size(); ++i) {
+    if (!op.accesses[i].write) continue;
+    op.wrote[i] = !op.is_kernel || (config().check && std::memcmp(before[i].data(), op.accesses[i].begin,
+                                                                  op.accesses[i].bytes) != 0);
+  }
+}
+
+void finish(State& st, const std::shared_ptr<Op>& op) {
+  op->done = true;
+  if (config().check) resolve_suspects(st, *op);
+  if (!op->failure.empty() && st.last_error == Status::success) {
+    st.last_error = Status::launch_failure;
+    st.last_message = op->what + " failed: " + op->failure;
+  }
+}
+
+/// Lazy and sync mode: runs `target` and everything it is ordered after, on the calling thread.
+void run_through(State& st, const std::shared_ptr<Op>& target) {
+  Stream* s = target->stream;
+  while (!target->done) {
+    std::shared_ptr<Op> op = s->queue.front();
+    for (const auto& d : op->deps) run_through(st, d);
+    if (!op->done) {
+      execute(*op);
+      finish(st, op);
+    }
+    s->queue.pop_front();
+  }
+}
+
+/// Waits until `op` has finished (runs it in lazy and sync mode).
+void wait_for(std::unique_lock<std::mutex>& lk, State& st, const std::shared_ptr<Op>& op) {
+  if (!op || op->done) return;
+  if (config().mode == Mode::concurrent)
+    st.cv.wait(lk, [&] { return op->done; });
+  else
+    run_through(st, op);
+}
+
+void worker_loop(Stream* s) {
+  State& st = state();
+  std::unique_lock<std::mutex> lk(st.m);
+  while (true) {
+    st.cv.wait(lk, [&] {
+      if (s->queue.empty()) return s->stop;
+      for (const auto& d : s->queue.front()->deps)
+        if (!d->done) return false;
+      return true;
+    });
+    if (s->queue.empty()) return;
+    std::shared_ptr<Op> op = s->queue.front();
+    const unsigned pause = s->jitter() % 4;
+    lk.unlock();
+    if (pause) std::this_thread::sleep_for(std::chrono::microseconds(50 * pause));  // vary the interleaving
+    {
+      std::lock_guard<std::mutex> dev(st.device);
+      execute(*op);
+    }
+    lk.lock();
+    s->queue.pop_front();
+    finish(st, op);
+    st.cv.notify_all();
+  }
+}
+
+void start_worker(Stream* s) {
+  if (config().mode != Mode::concurrent) return;
+  s->jitter.seed(config().seed * 7919u + unsigned(s->id));
+  s->worker = std::thread(worker_loop, s);
+}
+
+/// The host now knows everything `c` covers has finished.
+void host_learns(State& st, const Clock& c) {
+  join(st.host, c);
+  if (config().check) prune_live(st);
+}
+
+Status take_failure(State& st, const std::shared_ptr<Op>& op) {
+  if (op && !op->failure.empty()) {
+    st.last_error = Status::launch_failure;
+    st.last_message = op->what + " failed: " + op->failure;
+    return Status::launch_failure;
+  }
+  return Status::success;
+}
+
+Status sync_stream_locked(std::unique_lock<std::mutex>& lk, State& st, Stream* s) {
+  std::shared_ptr<Op> last = s->last;
+  wait_for(lk, st, last);
+  if (last) host_learns(st, last->clock);
+  return take_failure(st, last);
+}
+
+// ---- the checker's conflicts ---------------------------------------------------------------------------------
+
+std::string access_verb(bool write) { return write ? "writes" : "reads"; }
+
+/// A new access `a` (by the operation `who` being enqueued, with its clock, or by the host when `who` is
+/// null) against the live operations of other streams that nothing orders it after. A definite write on
+/// either side stops the program at once; where only a kernel's possible write makes it a conflict, the
+/// verdict waits until that kernel ran (the checker compares the bytes it may write).
+void check_against_live(State& st, const std::shared_ptr<Op>& who, const Clock& clock, const Access& a,
+                        const std::string& who_text) {
+  const bool a_kernel = who && who->is_kernel;
+  const bool a_definite = a.write && !a_kernel;
+  const bool a_maybe = a.write && a_kernel;
+  for (const auto& p : st.live) {
+    if (who && p->stream_id == who->stream_id) continue;  // the same stream orders them
+    if (covers(clock, p->stream_id, p->seq)) continue;    // ordered after p
+    for (std::size_t i = 0; i < p->accesses.size(); ++i) {
+      const Access& b = p->accesses[i];
+      if (!overlap(b, a.begin, a.bytes) || (!a.write && !b.write)) continue;
+      const bool b_definite = b.write && (p->done ? bool(p->wrote[i]) : !p->is_kernel);
+      const bool b_maybe = b.write && p->is_kernel && !p->done;
+      const auto text = [&](bool a_writes, const char* b_verb) {
+        return who_text + " " + access_verb(a_writes) + " " + describe(a.label.empty() ? b : a) + " while " +
+               p->what + " on " + p->stream->name() + ", which " + b_verb +
+               " it, may still be running (" +
+               (who ? "nothing orders " + who->what + " after it" : std::string("the host has not waited for it")) +
+               "); " + fix_advice;
+      };
+      const char* b_verb = b_definite ? "writes" : b.write ? "may write" : "reads";
+      if (a_definite || b_definite) stop_program(text(a.write, b_verb));
+      if (b_maybe) st.suspects.push_back({p, i, text(false, "writes")});
+      if (a_maybe) st.suspects.push_back({who, std::size_t(&a - who->accesses.data()), text(true, b_verb)});
+    }
+  }
+}
+
+void check_new_op(State& st, const std::shared_ptr<Op>& op) {
+  for (const Access& a : op->accesses)
+    check_against_live(st, op, op->clock, a, op->what + " on " + op->stream->name());
+}
+
+std::shared_ptr<Op> enqueue(std::unique_lock<std::mutex>& lk, State& st, Stream* s, std::shared_ptr<Op> op) {
+  op->stream = s;
+  op->stream_id = s->id;
+  op->seq = ++s->next_seq;
+  // Implicit synchronization of the legacy stream: it waits for blocking streams and they wait for it.
+  if (s->legacy) {
+    for (Stream* o : st.streams)
+      if (o != s && o->blocking && o->last) {
+        op->deps.push_back(o->last);
+        join(s->clock, o->last->clock);
+      }
+  } else if (s->blocking && st.legacy.last) {
+    op->deps.push_back(st.legacy.last);
+    join(s->clock, st.legacy.last->clock);
+  }
+  for (auto& w : s->waits) op->deps.push_back(std::move(w));
+  s->waits.clear();
+  join(s->clock, st.host);
+  s->clock[s->id] = op->seq;
+  op->clock = s->clock;
+  if (config().check) {
+    op->host_reachable.resize(op->accesses.size());
+    for (std::size_t i = 0; i < op->accesses.size(); ++i) {
+      op->host_reachable[i] = !in_device_allocation(st, op->accesses[i].begin);
+      if (op->host_reachable[i]) ++st.host_reachable_live;
+    }
+    check_new_op(st, op);
+    st.live.push_back(op);
+  }
+  s->last = op;
+  s->queue.push_back(op);
+  switch (config().mode) {
+    case Mode::sync:
+      run_through(st, op);
+      break;
+    case Mode::concurrent:
+      st.cv.notify_all();
+      break;
+    case Mode::lazy:
+      break;
+  }
+  (void)lk;
+  return op;
+}
+
+Status fail_with(State& st, Status s, std::string message) {
+  st.last_error = s;
+  st.last_message = std::move(message);
+  return s;
+}
+
+thread_local CaptureScope* t_capture = nullptr;
+thread_local std::vector<Access> t_next_accesses;
+
+void note_view(void*, const SharedAllocationRecord* r, const void* begin, std::size_t bytes, bool read_only) {
+  if (!t_capture || bytes == 0) return;
+  for (auto& a : *t_capture->out)
+    if (a.begin == begin) {
+      a.write = a.write || !read_only;
+      a.bytes = std::max(a.bytes, bytes);
+      return;
+    }
+  t_capture->out->push_back({begin, bytes, !read_only, r->label});
+}
+ViewCaptureSink g_sink{&note_view, nullptr};
+
+}  // namespace
+
+// ---- the API -----------------------------------------------------------------------------------------------
+
+const char* status_name(Status s) {
+  switch (s) {
+    case Status::success:
+      return "emuSuccess";
+    case Status::invalid_value:
+      return "emuErrorInvalidValue";
+    case Status::invalid_handle:
+      return "emuErrorInvalidResourceHandle";
+    case Status::not_ready:
+      return "emuErrorNotReady";
+    case Status::memory_allocation:
+      return "emuErrorMemoryAllocation";
+    case Status::launch_failure:
+      return "emuErrorLaunchFailure";
+    case Status::no_device:
+      return "emuErrorNoDevice";
+  }
+  return "emuErrorUnknown";
+}
+const char* status_string(Status s) {
+  static thread_local std::string text;
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  if (!st.last_message.empty() && (s == Status::launch_failure || s == Status::invalid_value)) {
+    text = st.last_message;
+    return text.c_str();
+  }
+  switch (s) {
+    case Status::success:
+      return "no error";
+    case Status::invalid_value:
+      return "invalid argument";
+    case Status::invalid_handle:
+      return "invalid resource handle";
+    case Status::not_ready:
+      return "device not ready";
+    case Status::memory_allocation:
+      return "out of memory";
+    case Status::launch_failure:
+      return "unspecified launch failure";
+    case Status::no_device:
+      return "no emulated device";
+  }
+  return "unknown error";
+}
+Status get_last_error() {
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  const Status s = st.last_error;
+  st.last_error = Status::success;
+  return s;
+}
+
+Status stream_create(stream_t* out, unsigned flags) {
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  auto* s = new Stream;
+  s->id = st.next_stream_id++;
+  s->blocking = (flags & stream_non_blocking) == 0;
+  st.streams.push_back(s);
+  start_worker(s);
+  *out = s;
+  return Status::success;
+}
+Status stream_destroy(stream_t s) {
+  if (!s) return Status::invalid_handle;
+  State& st = state();
+  std::unique_lock<std::mutex> lk(st.m);
+  // CUDA lets the work finish after cudaStreamDestroy returns; here it finishes first (nothing can wait later).
+  std::shared_ptr<Op> last = s->last;
+  wait_for(lk, st, last);
+  s->stop = true;
+  st.cv.notify_all();
+  if (s->worker.joinable()) {
+    lk.unlock();
+    s->worker.join();
+    lk.lock();
+  }
+  st.streams.erase(std::find(st.streams.begin(), st.streams.end(), s));
+  delete s;
+  return Status::success;
+}
+Status stream_sync(stream_t s) {
+  State& st = state();
+  std::unique_lock<std::mutex> lk(st.m);
+  Stream* str = resolve(s);
+  // The legacy stream also waits for the blocking streams' earlier work (and blocking streams for it): both
+  // are edges of its last operation, so waiting for that operation covers them.
+  return sync_stream_locked(lk, st, str);
+}
+Status stream_query(stream_t s) {
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  Stream* str = resolve(s);
+  return !str->last || str->last->done ? Status::success : Status::not_ready;
+}
+Status device_sync() {
+  State& st = state();
+  std::unique_lock<std::mutex> lk(st.m);
+  Status result = Status::success;
+  for (std::size_t i = 0; i < st.streams.size(); ++i) {
+    const Status r = sync_stream_locked(lk, st, st.streams[i]);
+    if (result == Status::success) result = r;
+  }
+  return result;
+}
+
+Status event_create(event_t* e) {
+  *e = new Event;
+  return Status::success;
+}
+Status event_destroy(event_t e) {
+  delete e;
+  return Status::success;
+}
+Status event_record(event_t e, stream_t s) {
+  if (!e) return Status::invalid_handle;
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  Stream* str = resolve(s);
+  e->marker = str->last;
+  e->clock = str->last ? str->last->clock : Clock{};
+  return Status::success;
+}
+Status event_query(event_t e) {
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  return !e->marker || e->marker->done ? Status::success : Status::not_ready;
+}
+Status event_sync(event_t e) {
+  State& st = state();
+  std::unique_lock<std::mutex> lk(st.m);
+  wait_for(lk, st, e->marker);
+  host_learns(st, e->clock);
+  return take_failure(st, e->marker);
+}
+Status stream_wait_event(stream_t s, event_t e) {
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  Stream* str = resolve(s);
+  if (e->marker) {
+    str->waits.push_back(e->marker);
+    join(str->clock, e->clock);
+  }
+  return Status::success;
+}
+
+Status memcpy_async(void* dst, const void* src, std::size_t bytes, stream_t s) {
+  if (bytes == 0) return Status::success;
+  if (!dst || !src) return Status::invalid_value;
+  State& st = state();
+  std::unique_lock<std::mutex> lk(st.m);
+  auto op = std::make_shared<Op>();
+  op->what = "an asynchronous copy of " + std::to_string(bytes) + " bytes";
+  op->run = [dst, src, bytes] { std::memmove(dst, src, bytes); };
+  op->accesses = {{src, bytes, false, {}}, {dst, bytes, true, {}}};
+  // CUDA: a copy between two host buffers is fully synchronous with respect to the host; one that touches
+  // device memory may be asynchronous (with pageable memory it "might be synchronous": nothing to rely on).
+  const bool host_to_host = !in_device_allocation(st, dst) && !in_device_allocation(st, src);
+  std::shared_ptr<Op> queued = enqueue(lk, st, resolve(s), std::move(op));
+  if (host_to_host) {
+    wait_for(lk, st, queued);
+    host_learns(st, queued->clock);
+  }
+  return Status::success;
+}
+Status memset_async(void* p, int value, std::size_t bytes, stream_t s) {
+  if (bytes == 0) return Status::success;
+  if (!p) return Status::invalid_value;
+  State& st = state();
+  std::unique_lock<std::mutex> lk(st.m);
+  auto op = std::make_shared<Op>();
+  op->what = "an asynchronous memset of " + std::to_string(bytes) + " bytes";
+  op->run = [p, value, bytes] { std::memset(p, value, bytes); };
+  op->accesses = {{p, bytes, true, {}}};
+  enqueue(lk, st, resolve(s), std::move(op));
+  return Status::success;
+}
+
+Status launch_kernel(stream_t s, const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes,
+                     std::function<void()> body, std::vector<Access> accesses) {
+  State& st = state();
+  std::unique_lock<std::mutex> lk(st.m);
+  const unsigned long nthreads = static_cast<unsigned long>(block.x) * block.y * block.z;
+  if (nthreads == 0 || nthreads > static_cast<unsigned long>(max_threads_per_block))
+    return fail_with(st, Status::invalid_value,
+                     "GpuEmu: kernel \"" + std::string(label) + "\" launched with " + std::to_string(nthreads) +
+                         " threads per block; give 1 to " + std::to_string(max_threads_per_block));
+  if (shared_bytes > max_shared_per_block)
+    return fail_with(st, Status::invalid_value,
+                     "GpuEmu: kernel \"" + std::string(label) + "\" asks for " + std::to_string(shared_bytes) +
+                         " bytes of shared memory per block; the maximum is " + std::to_string(max_shared_per_block));
+  auto op = std::make_shared<Op>();
+  op->what = "kernel " + quote(label);
+  op->is_kernel = true;
+  op->run = std::move(body);
+  op->accesses = std::move(accesses);
+  enqueue(lk, st, resolve(s), std::move(op));
+  return Status::success;
+}
+
+Status malloc_device(void** p, std::size_t bytes) {
+  State& st = state();
+  std::size_t free_b = 0, total_b = 0;
+  (void)mem_get_info(&free_b, &total_b);
+  void* q = bytes <= free_b ? std::aligned_alloc(256, (bytes + 255) / 256 * 256) : nullptr;
+  std::lock_guard<std::mutex> g(st.m);
+  if (!q) return fail_with(st, Status::memory_allocation, {});
+  st.device_allocations[static_cast<const char*>(q)] = bytes;
+  st.device_bytes += bytes;
+  *p = q;
+  return Status::success;
+}
+Status free_device(void* p) {
+  if (!p) return Status::success;
+  // cudaFree waits for the device first.
+  (void)device_sync();
+  State& st = state();
+  {
+    std::lock_guard<std::mutex> g(st.m);
+    const auto it = st.device_allocations.find(static_cast<const char*>(p));
+    if (it == st.device_allocations.end()) return Status::invalid_value;
+    st.device_bytes -= it->second;
+    st.device_allocations.erase(it);
+  }
+  std::free(p);
+  return Status::success;
+}
+Status malloc_host(void** p, std::size_t bytes) {
+  *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  return *p ? Status::success : Status::memory_allocation;
+}
+Status free_host(void* p) {
+  (void)device_sync();  // as cudaFreeHost
+  std::free(p);
+  return Status::success;
+}
+Status malloc_managed(void** p, std::size_t bytes) { return malloc_host(p, bytes); }
+Status mem_get_info(std::size_t* free_bytes, std::size_t* total_bytes) {
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  // The emulated device has the machine's memory.
+  static const std::size_t total = std::size_t(sysconf(_SC_PHYS_PAGES)) * std::size_t(sysconf(_SC_PAGE_SIZE));
+  *total_bytes = total;
+  *free_bytes = *total_bytes > st.device_bytes ? *total_bytes - st.device_bytes : 0;
+  return Status::success;
+}
+
+// ---- the checker's host side ---------------------------------------------------------------------------------
+
+bool checker_on() { return config().check; }
+bool host_reachable_pending() {
+  return config().check && __atomic_load_n(&state().host_reachable_live, __ATOMIC_RELAXED) > 0;
+}
+void host_access(const void* p, std::size_t bytes, bool write, const char* label, const char* what) {
+  if (!config().check || bytes == 0) return;
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  if (st.live.empty()) return;
+  prune_live(st);
+  check_against_live(st, nullptr, st.host, Access{p, bytes, write, label ? label : ""}, what);
+}
+void host_free(const void* p, std::size_t bytes, const char* label) {
+  if (!config().check || bytes == 0) return;
+  State& st = state();
+  std::lock_guard<std::mutex> g(st.m);
+  if (st.live.empty()) return;
+  prune_live(st);
+  for (const auto& op : st.live)
+    for (const Access& a : op->accesses)
+      if (overlap(a, p, bytes))
+        stop_program("View " + quote(label ? label : "") + " is freed while " + op->what + " on " +
+                     op->stream->name() + ", which " + access_verb(a.write) +
+                     " it, may still be running (the host has not waited for it); keep the View alive until the "
+                     "work is done: exec.fence() (or weft::fence()) before it goes out of scope");
+}
+
+CaptureScope::CaptureScope(std::vector<Access>& accesses)
+    : out(&accesses), saved_scope(t_capture), saved_parallel(t_in_host_parallel) {
+  t_capture = this;
+  t_view_capture = &g_sink;
+  t_in_host_parallel = true;  // the kernel's copy holds no references, as a GPU's bitwise argument copy
+}
+CaptureScope::~CaptureScope() {
+  t_capture = saved_scope;
+  t_view_capture = saved_scope ? &g_sink : nullptr;
+  t_in_host_parallel = saved_parallel;
+}
+
+void note_next_kernel_access(const void* p, std::size_t bytes, bool write, const char* label) {
+  if (config().check && bytes > 0) t_next_accesses.push_back({p, bytes, write, label ? label : ""});
+}
+std::vector<Access> take_next_kernel_accesses() {
+  std::vector<Access> v;
+  v.swap(t_next_accesses);
+  return v;
+}
+
+const char* streams_mode() {
+  switch (config().mode) {
+    case Mode::lazy:
+      return "lazy";
+    case Mode::concurrent:
+      return "concurrent";
+    case Mode::sync:
+      return "sync";
+  }
+  return "?";
+}
+
+}  // namespace weft::impl::emu
