@@ -18,9 +18,9 @@ void cub_sort(const Cuda& exec, U** keys, U** alt, std::uint32_t** idx, std::uin
   std::size_t bytes = 0;
   cuda_check(run(nullptr, bytes), "cub::DeviceRadixSort (sizing its temporary storage)");
   const std::size_t held = bytes > 0 ? bytes : 1;  // never null: a null pointer asks CUB for the size only
-  void* temp = cuda_scratch_allocate(held);
+  void* temp = cuda_scratch_allocate_on(held, s);
   const cudaError_t e = run(temp, bytes);
-  cuda_scratch_free(temp, held);  // stream-ordered; the pool waits for the device once there are several streams
+  cuda_scratch_free_on(temp, held, s);  // stream-ordered: an event on s, no device-wide wait
   cuda_check(e, "cub::DeviceRadixSort");
   *keys = k.Current();
   *alt = k.Alternate();

@@ -188,28 +188,22 @@ const char* fix_advice =
 // ---- completion and the checker's bookkeeping ---------------------------------------------------------------
 
 void prune_live(State& st) {
-  auto keep = st.live.begin();
-  for (auto& op : st.live) {
-    if (covers(st.host, op->stream_id, op->seq)) {
-      for (std::size_t i = 0; i < op->accesses.size(); ++i)
-        if (op->host_reachable[i]) --st.host_reachable_live;
-      continue;
-    }
-    *keep++ = std::move(op);
-  }
-  st.live.erase(keep, st.live.end());
+  st.live.erase(std::remove_if(st.live.begin(), st.live.end(),
+                               [&](const std::shared_ptr<Op>& op) {
+                                 if (!covers(st.host, op->stream_id, op->seq)) return false;
+                                 for (std::size_t i = 0; i < op->accesses.size(); ++i)
+                                   if (op->host_reachable[i]) --st.host_reachable_live;
+                                 return true;
+                               }),
+                st.live.end());
 }
 
 void resolve_suspects(State& st, const Op& op) {
-  auto keep = st.suspects.begin();
-  for (auto& s : st.suspects) {
-    if (s.candidate.get() == &op) {
-      if (op.wrote[s.access]) stop_program(s.message);
-      continue;
-    }
-    *keep++ = std::move(s);
-  }
-  st.suspects.erase(keep, st.suspects.end());
+  for (const Suspect& s : st.suspects)
+    if (s.candidate.get() == &op && op.wrote[s.access]) stop_program(s.message);
+  st.suspects.erase(std::remove_if(st.suspects.begin(), st.suspects.end(),
+                                   [&](const Suspect& s) { return s.candidate.get() == &op; }),
+                    st.suspects.end());
 }
 
 /// Runs one operation (the caller holds the state lock in lazy and sync mode, not in concurrent mode).
@@ -367,6 +361,7 @@ void check_new_op(State& st, const std::shared_ptr<Op>& op) {
 }
 
 std::shared_ptr<Op> enqueue(std::unique_lock<std::mutex>& lk, State& st, Stream* s, std::shared_ptr<Op> op) {
+  if (s->legacy && config().mode == Mode::concurrent && !s->worker.joinable()) start_worker(s);
   op->stream = s;
   op->stream_id = s->id;
   op->seq = ++s->next_seq;
