@@ -26,8 +26,7 @@ bool idle(const weft::GpuEmu& e) { return emu::stream_query(e.impl_stream()) == 
 template <class V>
 void fill_on(const Dev& exec, const V& v, double scale, double offset, const char* label = "fill") {
   weft::parallel_for(
-      label, weft::RangePolicy<Dev>(exec, 0, int(v.extent(0))),
-      WEFT_LAMBDA(int i) { v(i) = scale * i + offset; });
+      label, weft::RangePolicy<Dev>(exec, 0, int(v.extent(0))), WEFT_LAMBDA(int i) { v(i) = scale * i + offset; });
 }
 
 template <class H>
@@ -164,8 +163,7 @@ TEST_CASE("rule 4: a reduction into a scalar returns the value; into a View it o
   CHECK(rv == double(n) * (n - 1));
   std::int64_t total = 0;
   weft::parallel_scan(
-      "scan_total", weft::RangePolicy<Dev>(exec, 0, n),
-      WEFT_LAMBDA(int i, std::int64_t& u, bool) { u += i; }, total);
+      "scan_total", weft::RangePolicy<Dev>(exec, 0, n), WEFT_LAMBDA(int i, std::int64_t& u, bool) { u += i; }, total);
   CHECK(total == std::int64_t(n) * (n - 1) / 2);
 }
 
@@ -210,7 +208,7 @@ TEST_CASE("emulated runtime: the legacy stream waits for blocking streams and th
   Recorder r;
   REQUIRE(launch(non_blocking, r, 1) == emu::Status::success);
   REQUIRE(launch(blocking, r, 2) == emu::Status::success);
-  REQUIRE(launch(nullptr, r, 3) == emu::Status::success);  // the legacy stream: after 2, not after 1
+  REQUIRE(launch(nullptr, r, 3) == emu::Status::success);   // the legacy stream: after 2, not after 1
   REQUIRE(launch(blocking, r, 4) == emu::Status::success);  // after 3
   REQUIRE(emu::stream_sync(blocking) == emu::Status::success);
   if (lazy()) {
@@ -271,8 +269,7 @@ TEST_CASE("emulated runtime: copies and memsets are enqueued; a bad launch is re
   CHECK(emu::get_last_error() == emu::Status::invalid_value);
   CHECK(emu::get_last_error() == emu::Status::success);  // read and cleared
   CHECK_THROWS_WITH_AS(
-      weft::parallel_for(
-          "too_many_threads", weft::TeamPolicy<weft::GpuEmu>(1, 2048), WEFT_LAMBDA(const auto&){}),
+      weft::parallel_for("too_many_threads", weft::TeamPolicy<weft::GpuEmu>(1, 2048), WEFT_LAMBDA(const auto&){}),
       doctest::Contains("team"), weft::Error);
 }
 

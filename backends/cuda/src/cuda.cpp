@@ -99,9 +99,7 @@ void cuda_allow_shared(const void* kernel, std::size_t bytes, const char* label)
 /// Kernel scratch (reduction partials, level-1 team scratch) comes from the same pool as View memory.
 void* cuda_scratch_allocate(std::size_t bytes) { return R::allocate_device(bytes, "weft kernel scratch"); }
 void cuda_scratch_free(void* p, std::size_t bytes) noexcept { R::pool().deallocate(p, bytes); }
-void* cuda_scratch_allocate_on(std::size_t bytes, cudaStream_t stream) {
-  return R::allocate_scratch(bytes, stream);
-}
+void* cuda_scratch_allocate_on(std::size_t bytes, cudaStream_t stream) { return R::allocate_scratch(bytes, stream); }
 void cuda_scratch_free_on(void* p, std::size_t bytes, cudaStream_t stream) noexcept {
   R::free_scratch(p, bytes, stream);
 }

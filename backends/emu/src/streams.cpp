@@ -8,6 +8,7 @@
 // stream, event and device synchronizations. B is ordered after A exactly when B's clock covers A's sequence
 // number, whatever order the emulator happened to run them in, so the checker's verdict does not depend on
 // the mode or on timing.
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -21,7 +22,6 @@
 #include <random>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include <weft/emu/runtime.hpp>
@@ -106,9 +106,9 @@ struct Stream {
   std::uint64_t id = 0;
   bool blocking = false;
   bool legacy = false;
-  std::deque<std::shared_ptr<Op>> queue;  // enqueued, not yet run
-  std::shared_ptr<Op> last;               // the last operation enqueued
-  Clock clock;                            // what the next operation is ordered after
+  std::deque<std::shared_ptr<Op>> queue;   // enqueued, not yet run
+  std::shared_ptr<Op> last;                // the last operation enqueued
+  Clock clock;                             // what the next operation is ordered after
   std::vector<std::shared_ptr<Op>> waits;  // event edges for the next operation
   std::uint64_t next_seq = 0;
   std::thread worker;
@@ -177,9 +177,7 @@ bool overlap(const Access& a, const void* p, std::size_t bytes) {
 
 std::string describe(const Access& a) { return a.label.empty() ? std::string("memory") : "View " + quote(a.label); }
 
-[[noreturn]] void stop_program(const std::string& what) {
-  abort_with(("GpuEmu stream-order check: " + what).c_str());
-}
+[[noreturn]] void stop_program(const std::string& what) { abort_with(("GpuEmu stream-order check: " + what).c_str()); }
 
 const char* fix_advice =
     "order them: exec.fence() (or weft::fence()) before the host touches the data, deep_copy(exec, ...) on the "
@@ -228,8 +226,8 @@ void execute(Op& op) {
   op.wrote.assign(op.accesses.size(), false);
   for (std::size_t i = 0; i < op.accesses.size(); ++i) {
     if (!op.accesses[i].write) continue;
-    op.wrote[i] = !op.is_kernel || (config().check && std::memcmp(before[i].data(), op.accesses[i].begin,
-                                                                  op.accesses[i].bytes) != 0);
+    op.wrote[i] = !op.is_kernel ||
+                  (config().check && std::memcmp(before[i].data(), op.accesses[i].begin, op.accesses[i].bytes) != 0);
   }
 }
 
@@ -341,9 +339,8 @@ void check_against_live(State& st, const std::shared_ptr<Op>& who, const Clock& 
       const bool b_definite = b.write && (p->done ? bool(p->wrote[i]) : !p->is_kernel);
       const bool b_maybe = b.write && p->is_kernel && !p->done;
       const auto text = [&](bool a_writes, const char* b_verb) {
-        return who_text + " " + access_verb(a_writes) + " " + describe(a.label.empty() ? b : a) + " while " +
-               p->what + " on " + p->stream->name() + ", which " + b_verb +
-               " it, may still be running (" +
+        return who_text + " " + access_verb(a_writes) + " " + describe(a.label.empty() ? b : a) + " while " + p->what +
+               " on " + p->stream->name() + ", which " + b_verb + " it, may still be running (" +
                (who ? "nothing orders " + who->what + " after it" : std::string("the host has not waited for it")) +
                "); " + fix_advice;
       };
@@ -356,8 +353,7 @@ void check_against_live(State& st, const std::shared_ptr<Op>& who, const Clock& 
 }
 
 void check_new_op(State& st, const std::shared_ptr<Op>& op) {
-  for (const Access& a : op->accesses)
-    check_against_live(st, op, op->clock, a, op->what + " on " + op->stream->name());
+  for (const Access& a : op->accesses) check_against_live(st, op, op->clock, a, op->what + " on " + op->stream->name());
 }
 
 std::shared_ptr<Op> enqueue(std::unique_lock<std::mutex>& lk, State& st, Stream* s, std::shared_ptr<Op> op) {
@@ -702,8 +698,8 @@ void host_free(const void* p, std::size_t bytes, const char* label) {
   for (const auto& op : st.live)
     for (const Access& a : op->accesses)
       if (overlap(a, p, bytes))
-        stop_program("View " + quote(label ? label : "") + " is freed while " + op->what + " on " +
-                     op->stream->name() + ", which " + access_verb(a.write) +
+        stop_program("View " + quote(label ? label : "") + " is freed while " + op->what + " on " + op->stream->name() +
+                     ", which " + access_verb(a.write) +
                      " it, may still be running (the host has not waited for it); keep the View alive until the "
                      "work is done: exec.fence() (or weft::fence()) before it goes out of scope");
 }

@@ -79,7 +79,7 @@ void* CachingPool::allocate_on(std::size_t bytes, void* stream) {
   if (!enabled_) return alloc_(bytes);
   const std::size_t c = size_class(bytes);
   if (void* p = take(c, stream, stream != nullptr)) return p;
-void* p = alloc_(c);
+  void* p = alloc_(c);
   if (!p) {
     trim();  // give the cache back and try once more before failing
     p = alloc_(c);

@@ -95,12 +95,8 @@ std::size_t hip_shared_per_block() { return R::shared_per_block; }
 /// Kernel scratch (reduction partials, level-1 team scratch) comes from the same pool as View memory.
 void* hip_scratch_allocate(std::size_t bytes) { return R::allocate_device(bytes, "weft kernel scratch"); }
 void hip_scratch_free(void* p, std::size_t bytes) noexcept { R::pool().deallocate(p, bytes); }
-void* hip_scratch_allocate_on(std::size_t bytes, hipStream_t stream) {
-  return R::allocate_scratch(bytes, stream);
-}
-void hip_scratch_free_on(void* p, std::size_t bytes, hipStream_t stream) noexcept {
-  R::free_scratch(p, bytes, stream);
-}
+void* hip_scratch_allocate_on(std::size_t bytes, hipStream_t stream) { return R::allocate_scratch(bytes, stream); }
+void hip_scratch_free_on(void* p, std::size_t bytes, hipStream_t stream) noexcept { R::free_scratch(p, bytes, stream); }
 void* hip_result_allocate(std::size_t bytes) { return R::allocate_result_pinned(bytes); }
 void hip_result_free(void* p, std::size_t bytes, hipStream_t stream) noexcept {
   R::free_result_pinned(p, bytes > 0 ? bytes : 1, stream);

@@ -102,11 +102,10 @@ void host_copy_bytes(const Exec& exec, void* d, const void* s, std::size_t bytes
   const std::size_t chunks = (bytes + serial_copy_bytes - 1) / serial_copy_bytes;
   auto* dc = static_cast<char*>(d);
   const auto* sc = static_cast<const char*>(s);
-  parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks),
-               [=](std::size_t c) {
-                 const std::size_t b = c * serial_copy_bytes;
-                 std::memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
-               });
+  parallel_for("weft::deep_copy", RangePolicy<Exec, IndexType<std::size_t>>(exec, 0, chunks), [=](std::size_t c) {
+    const std::size_t b = c * serial_copy_bytes;
+    std::memcpy(dc + b, sc + b, (b + serial_copy_bytes < bytes ? serial_copy_bytes : bytes - b));
+  });
 }
 
 /// deep_copy's customization point (DESIGN.md): copies `bytes` contiguous bytes from SrcSpace memory to DstSpace

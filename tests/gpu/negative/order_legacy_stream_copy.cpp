@@ -10,8 +10,7 @@ int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
   weft::View<double*, weft::GpuEmu> d("d_device", 1000);
   weft::View<double*, weft::HostSpace> h("h", 1000);
-  weft::parallel_for(
-      "fill_d", weft::RangePolicy<weft::GpuEmu>(0, 1000), [=](int i) { d(i) = i + 1.0; });
+  weft::parallel_for("fill_d", weft::RangePolicy<weft::GpuEmu>(0, 1000), [=](int i) { d(i) = i + 1.0; });
   namespace emu = weft::impl::emu;
   emu::memcpy_async(h.data(), d.data(), 1000 * sizeof(double), nullptr);  // the legacy stream
   emu::stream_sync(nullptr);

@@ -6,11 +6,9 @@ int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
   auto inst = weft::experimental::partition_space(weft::GpuEmu(), 1, 1);
   weft::View<double*, weft::GpuEmu> x("x", 1000), y("y", 1000);
-  weft::parallel_for(
-      "produce_x", weft::RangePolicy<weft::GpuEmu>(inst[0], 0, 1000), [=](int i) { x(i) = i; });
+  weft::parallel_for("produce_x", weft::RangePolicy<weft::GpuEmu>(inst[0], 0, 1000), [=](int i) { x(i) = i; });
   const weft::View<const double*, weft::GpuEmu> xc = x;
-  weft::parallel_for(
-      "consume_x", weft::RangePolicy<weft::GpuEmu>(inst[1], 0, 1000), [=](int i) { y(i) = 2 * xc(i); });
+  weft::parallel_for("consume_x", weft::RangePolicy<weft::GpuEmu>(inst[1], 0, 1000), [=](int i) { y(i) = 2 * xc(i); });
   weft::fence();
   return 0;
 }

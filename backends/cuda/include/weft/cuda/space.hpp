@@ -213,8 +213,12 @@ struct CudaVendor {
     return block;
   }
   /// Kernel scratch of work on exec: freed stream-ordered (no device-wide wait; see CachingPool::deallocate_on).
-  static void* scratch_allocate(const Cuda& exec, std::size_t bytes) { return cuda_scratch_allocate_on(bytes, exec.cuda_stream()); }
-  static void scratch_free(const Cuda& exec, void* p, std::size_t bytes) { cuda_scratch_free_on(p, bytes, exec.cuda_stream()); }
+  static void* scratch_allocate(const Cuda& exec, std::size_t bytes) {
+    return cuda_scratch_allocate_on(bytes, exec.cuda_stream());
+  }
+  static void scratch_free(const Cuda& exec, void* p, std::size_t bytes) {
+    cuda_scratch_free_on(p, bytes, exec.cuda_stream());
+  }
   /// Enqueued on the instance's stream: Weft's streams are non-blocking, so a plain cudaMemset (legacy default
   /// stream) would not be ordered before the kernel that reads the bytes.
   static void memset(const Cuda& exec, void* p, int v, std::size_t bytes) {

@@ -176,16 +176,15 @@ struct EmuVendor {
     }
     const emu::Dim3 grid{s.grid.x, s.grid.y, s.grid.z}, block{s.block.x, s.block.y, s.block.z};
     const std::size_t shared = s.shared_bytes;
-    gpuemu_check_launch(
-        emu::launch_kernel(
-            exec.impl_stream(), label, grid, block, shared,
-            [args, name = std::string(label), grid, block, shared] {
-              emu::launch(
-                  name.c_str(), grid, block, shared, [](const void* p) { (*static_cast<const K*>(p))(); },
-                  args.get());
-            },
-            std::move(accesses)),
-        label);
+    gpuemu_check_launch(emu::launch_kernel(
+                            exec.impl_stream(), label, grid, block, shared,
+                            [args, name = std::string(label), grid, block, shared] {
+                              emu::launch(
+                                  name.c_str(), grid, block, shared,
+                                  [](const void* p) { (*static_cast<const K*>(p))(); }, args.get());
+                            },
+                            std::move(accesses)),
+                        label);
   }
   /// TeamPolicy AUTO keeps the recommended team size here.
   template <class K, class LB = LaunchBounds<>, class SharedFn>

@@ -32,8 +32,7 @@ template <class Vendor, class E>
 class GpuLevel1 {
  public:
   template <class Work>
-  GpuLevel1(const E& exec, Work& work, unsigned blocks)
-      : exec_(exec), bytes_(work.level1_bytes_per_block() * blocks) {
+  GpuLevel1(const E& exec, Work& work, unsigned blocks) : exec_(exec), bytes_(work.level1_bytes_per_block() * blocks) {
     if (bytes_) {
       p_ = static_cast<char*>(Vendor::scratch_allocate(exec_, bytes_));
       work.set_level1(p_);

@@ -186,8 +186,12 @@ struct HipVendor {
     hip_check_launch(label);
   }
   /// Kernel scratch of work on exec: freed stream-ordered (no device-wide wait; see CachingPool::deallocate_on).
-  static void* scratch_allocate(const HIP& exec, std::size_t bytes) { return hip_scratch_allocate_on(bytes, exec.hip_stream()); }
-  static void scratch_free(const HIP& exec, void* p, std::size_t bytes) { hip_scratch_free_on(p, bytes, exec.hip_stream()); }
+  static void* scratch_allocate(const HIP& exec, std::size_t bytes) {
+    return hip_scratch_allocate_on(bytes, exec.hip_stream());
+  }
+  static void scratch_free(const HIP& exec, void* p, std::size_t bytes) {
+    hip_scratch_free_on(p, bytes, exec.hip_stream());
+  }
   /// Enqueued on the instance's stream (Weft's streams are non-blocking; see CudaVendor::memset).
   static void memset(const HIP& exec, void* p, int v, std::size_t bytes) {
     hip_check(hipMemsetAsync(p, v, bytes, exec.hip_stream()), "hipMemsetAsync");
