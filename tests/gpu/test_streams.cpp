@@ -119,6 +119,21 @@ TEST_CASE("rule 3: two-argument deep_copy waits for every instance and returns w
       for (int j = 0; j < 5; ++j) wrong += hm(i, j) != 10.0 * i + j;
     CHECK(wrong == 0);
   }
+#if WEFT_HAS_GPU_EMU || WEFT_HAS_CUDA
+  SUBCASE("managed memory a kernel on another instance writes, copied to the host") {
+#if WEFT_HAS_GPU_EMU
+    using Managed = weft::GpuEmuUVMSpace;
+#else
+    using Managed = weft::CudaUVMSpace;
+#endif
+    weft::View<double*, Managed> u("u", n);
+    auto inst = weft::experimental::partition_space(Dev(), 1, 1);
+    weft::parallel_for(
+        "fill_u", weft::RangePolicy<Dev>(inst[1], 0, n), WEFT_LAMBDA(int i) { u(i) = 3.0 * i - 4.0; });
+    weft::deep_copy(h, u);  // managed memory is not HostSpace: the copy waits for every instance first
+    check_values(h, 3.0, -4.0);
+  }
+#endif
   SUBCASE("a scalar from a rank-0 device View") {
     weft::View<double, Dev> s("s");
     weft::parallel_for(

@@ -122,6 +122,11 @@ void host_space_free_check(const void* p, std::size_t bytes, std::string_view la
   if (emu::host_reachable_pending()) [[unlikely]]
     emu::host_free(p, bytes, std::string(label).c_str());
 }
+void host_copy_check(const void* d, const void* s, std::size_t bytes) {
+  if (emu::t_thread || !emu::host_reachable_pending()) return;
+  emu::host_access(s, bytes, false, nullptr, "a host-side copy (deep_copy)");
+  emu::host_access(d, bytes, true, nullptr, "a host-side copy (deep_copy)");
+}
 void note_kernel_access(const void* p, std::size_t bytes, bool write, std::string_view label) {
   emu::note_next_kernel_access(p, bytes, write, std::string(label).c_str());
 }

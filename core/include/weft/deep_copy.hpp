@@ -95,6 +95,9 @@ concept AsyncCopyExec = requires(const E& e, void* d, const void* s, std::size_t
 /// Host memory on both sides, copied by the calling thread or, when large, by a parallel_for on `exec`.
 template <class Exec>
 void host_copy_bytes(const Exec& exec, void* d, const void* s, std::size_t bytes) {
+#if WEFT_HAS_GPU_EMU
+  host_copy_check(d, s, bytes);  // the stream-order checker: queued work may still write s or touch d
+#endif
   if (bytes < serial_copy_bytes || t_in_host_parallel) {
     std::memcpy(d, s, bytes);
     return;
@@ -265,12 +268,13 @@ struct DeepCopyEvent {
   }
 };
 
-/// Whether a deep_copy between these memory spaces involves device memory (and so fences as Kokkos does).
+/// Whether a deep_copy involves memory a device may be working on — device, pinned or managed memory on either
+/// side, anything but HostSpace — and so fences as Kokkos does.
 template <class DV, class Src>
 constexpr bool deep_copy_touches_device() {
-  if constexpr (DeviceCopySpace<typename DV::memory_space>) return true;
-  if constexpr (is_view_v<Src>) return DeviceCopySpace<typename Src::memory_space>;
-  return !exec_for_memory_t<typename DV::memory_space>::impl_is_host_space;
+  if constexpr (!std::is_same_v<typename DV::memory_space, HostSpace>) return true;
+  if constexpr (is_view_v<Src>) return !std::is_same_v<typename Src::memory_space, HostSpace>;
+  return false;
 }
 }  // namespace impl
 
@@ -321,7 +325,7 @@ requires(!is_view_v<T> && !ExecutionSpace<T>) void deep_copy(T& dst, const View<
     fence("weft::deep_copy: fence before the copy");
     SM::impl_copy_bytes(&dst, src.data(), sizeof(T));
   } else {
-    if constexpr (!impl::exec_for_memory_t<SM>::impl_is_host_space) fence("weft::deep_copy: fence before the copy");
+    if constexpr (!std::is_same_v<SM, HostSpace>) fence("weft::deep_copy: fence before the copy");  // pinned, managed
     dst = *src.data();
   }
 }

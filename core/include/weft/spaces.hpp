@@ -82,6 +82,8 @@ namespace impl {
 void host_space_access_check(const char* label, const void* p, std::size_t bytes);
 /// Checks that no queued, unordered work of the emulated streams still touches memory the host frees.
 void host_space_free_check(const void* p, std::size_t bytes, std::string_view label);
+/// A host-side copy from s to d (deep_copy between host-reachable memory): checked against queued work.
+void host_copy_check(const void* d, const void* s, std::size_t bytes);
 /// Memory the next device kernel launched from this thread touches through raw pointers (checker).
 void note_kernel_access(const void* p, std::size_t bytes, bool write, std::string_view label);
 }  // namespace impl
