@@ -292,9 +292,12 @@ TEST_CASE("emulated runtime: an exception in queued work is reported at the wait
   weft::GpuEmu exec;
   REQUIRE(emu::launch_kernel(exec.impl_stream(), "throws", {1, 1, 1}, {1, 1, 1}, 0,
                              [] { throw weft::Error("from the kernel"); }, {}) == emu::Status::success);
+  // Work after it on the stream does not hide the failure: the wait reports the first one, as CUDA's sticky errors.
+  REQUIRE(emu::launch_kernel(exec.impl_stream(), "fine", {1, 1, 1}, {1, 1, 1}, 0, [] {}, {}) == emu::Status::success);
   CHECK_THROWS_WITH_AS(exec.fence("the wait"), doctest::Contains("kernel \"throws\" failed: from the kernel"),
                        weft::Error);
   (void)emu::get_last_error();
+  CHECK_NOTHROW(exec.fence("reported once"));
 }
 
 TEST_CASE("stream-order checker: ordered programs pass (same stream, fences, events, reads on two streams)") {

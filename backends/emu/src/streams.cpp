@@ -111,6 +111,7 @@ struct Stream {
   Clock clock;                             // what the next operation is ordered after
   std::vector<std::shared_ptr<Op>> waits;  // event edges for the next operation
   std::uint64_t next_seq = 0;
+  std::string failure;  // the first operation that failed since the last wait (sticky, as CUDA's errors)
   std::thread worker;
   bool stop = false;
   std::mt19937 jitter;
@@ -234,9 +235,13 @@ void execute(Op& op) {
 void finish(State& st, const std::shared_ptr<Op>& op) {
   op->done = true;
   if (config().check) resolve_suspects(st, *op);
-  if (!op->failure.empty() && st.last_error == Status::success) {
-    st.last_error = Status::launch_failure;
-    st.last_message = op->what + " failed: " + op->failure;
+  if (!op->failure.empty()) {
+    const std::string msg = op->what + " failed: " + op->failure;
+    if (op->stream->failure.empty()) op->stream->failure = msg;
+    if (st.last_error == Status::success) {
+      st.last_error = Status::launch_failure;
+      st.last_message = msg;
+    }
   }
 }
 
@@ -301,20 +306,20 @@ void host_learns(State& st, const Clock& c) {
   if (config().check) prune_live(st);
 }
 
-Status take_failure(State& st, const std::shared_ptr<Op>& op) {
-  if (op && !op->failure.empty()) {
-    st.last_error = Status::launch_failure;
-    st.last_message = op->what + " failed: " + op->failure;
-    return Status::launch_failure;
-  }
-  return Status::success;
+/// A failure of work the wait covered on stream `s` is reported by the wait (and then cleared).
+Status take_failure(State& st, Stream* s) {
+  if (!s || s->failure.empty()) return Status::success;
+  st.last_error = Status::launch_failure;
+  st.last_message = s->failure;
+  s->failure.clear();
+  return Status::launch_failure;
 }
 
 Status sync_stream_locked(std::unique_lock<std::mutex>& lk, State& st, Stream* s) {
   std::shared_ptr<Op> last = s->last;
   wait_for(lk, st, last);
   if (last) host_learns(st, last->clock);
-  return take_failure(st, last);
+  return take_failure(st, s);
 }
 
 // ---- the checker's conflicts ---------------------------------------------------------------------------------
@@ -498,6 +503,7 @@ Status stream_destroy(stream_t s) {
   // CUDA lets the work finish after cudaStreamDestroy returns; here it finishes first (nothing can wait later).
   std::shared_ptr<Op> last = s->last;
   wait_for(lk, st, last);
+  if (last) host_learns(st, last->clock);  // the host waited: its work leaves the checker with the stream
   s->stop = true;
   st.cv.notify_all();
   if (s->worker.joinable()) {
@@ -561,7 +567,12 @@ Status event_sync(event_t e) {
   std::unique_lock<std::mutex> lk(st.m);
   wait_for(lk, st, e->marker);
   host_learns(st, e->clock);
-  return take_failure(st, e->marker);
+  if (e->marker && !e->marker->failure.empty()) {  // the recorded operation itself (its stream may be gone)
+    st.last_error = Status::launch_failure;
+    st.last_message = e->marker->what + " failed: " + e->marker->failure;
+    return Status::launch_failure;
+  }
+  return Status::success;
 }
 Status stream_wait_event(stream_t s, event_t e) {
   State& st = state();
