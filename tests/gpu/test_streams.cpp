@@ -158,6 +158,22 @@ TEST_CASE("rule 3: deep_copy(exec, ...) stays on exec's stream and is done after
   check_values(h, 9.0, 3.0);
 }
 
+TEST_CASE("rule 5's exception: a new device View is initialized for every instance, not only the default one") {
+  // A block the pool hands out again still holds the old values; the initialization kernel runs on the default
+  // instance, and a kernel on another instance must not see the old values.
+  constexpr int m = 1 << 12;
+  {
+    weft::View<double*, Dev> old_data("old_data", m);
+    weft::deep_copy(old_data, 7.0);
+  }
+  weft::View<double*, Dev> fresh("fresh", m);  // likely the same block: zeroed by a kernel on the default instance
+  auto inst = weft::experimental::partition_space(Dev(), 1, 1);
+  double sum = -1;
+  weft::parallel_reduce(
+      "sum_fresh", weft::RangePolicy<Dev>(inst[1], 0, m), WEFT_LAMBDA(int i, double& acc) { acc += fresh(i); }, sum);
+  CHECK(sum == 0.0);
+}
+
 TEST_CASE("rule 4: a reduction into a scalar returns the value; into a View it only enqueues") {
   Dev exec;
   weft::View<double*, Dev> a("a", n);
