@@ -7,12 +7,15 @@
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <weft/linalg.hpp>
 
@@ -222,9 +225,20 @@ TEST_CASE_TEMPLATE("27-point stencil and CG against a manufactured solution (pla
 }
 
 TEST_CASE("Matrix Market: general, symmetric, pattern; malformed files name the line") {
-  const std::string dir = "linalg_mm_test_";
+  // Under the temporary directory, never in the working directory (which may be the source tree).
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string dir =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/weft_linalg_mm_test_" + std::to_string(getpid()) + "_";
+  std::vector<std::string> written;
+  struct RemoveFiles {
+    std::vector<std::string>& files;
+    ~RemoveFiles() {
+      for (const auto& f : files) std::remove(f.c_str());
+    }
+  } remove_files{written};
   auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream(dir + name) << text;
+    written.push_back(dir + name);
     return dir + name;
   };
   using Csr = la::CsrMatrix<double, int, std::int64_t, weft::HostSpace>;
