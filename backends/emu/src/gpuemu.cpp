@@ -108,8 +108,7 @@ void gpu_print_configuration(std::ostream& os) { R::print_configuration(os); }
 
 void host_space_access_check(const char* label, const void* p, std::size_t bytes) {
   if (!emu::t_thread) {
-    if (emu::host_reachable_pending()) [[unlikely]]
-      emu::host_access(p, bytes, false, label, "the host");
+    gpuemu_host_view_access(label, p, bytes);  // host code: checked as pinned and managed memory are
     return;
   }
   const std::string msg = std::string("View \"") + label +

@@ -243,6 +243,13 @@ void execute(Op& op) {
   }
 }
 
+/// Sets the last error (cudaGetLastError) and returns it.
+Status fail_with(State& st, Status s, std::string message) {
+  st.last_error = s;
+  st.last_message = std::move(message);
+  return s;
+}
+
 void finish(State& st, const std::shared_ptr<Op>& op) {
   op->done = true;
   if (config().check) resolve_suspects(st, *op);
@@ -320,10 +327,9 @@ void host_learns(State& st, const Clock& c) {
 /// A failure of work the wait covered on stream `s` is reported by the wait (and then cleared).
 Status take_failure(State& st, Stream* s) {
   if (!s || s->failure.empty()) return Status::success;
-  st.last_error = Status::launch_failure;
-  st.last_message = s->failure;
+  const Status r = fail_with(st, Status::launch_failure, s->failure);
   s->failure.clear();
-  return Status::launch_failure;
+  return r;
 }
 
 Status sync_stream_locked(std::unique_lock<std::mutex>& lk, State& st, Stream* s) {
@@ -416,12 +422,6 @@ std::shared_ptr<Op> enqueue(std::unique_lock<std::mutex>& lk, State& st, Stream*
   }
   (void)lk;
   return op;
-}
-
-Status fail_with(State& st, Status s, std::string message) {
-  st.last_error = s;
-  st.last_message = std::move(message);
-  return s;
 }
 
 thread_local CaptureScope* t_capture = nullptr;
@@ -578,11 +578,8 @@ Status event_sync(event_t e) {
   std::unique_lock<std::mutex> lk(st.m);
   wait_for(lk, st, e->marker);
   host_learns(st, e->clock);
-  if (e->marker && !e->marker->failure.empty()) {  // the recorded operation itself (its stream may be gone)
-    st.last_error = Status::launch_failure;
-    st.last_message = e->marker->what + " failed: " + e->marker->failure;
-    return Status::launch_failure;
-  }
+  if (e->marker && !e->marker->failure.empty())  // the recorded operation itself (its stream may be gone)
+    return fail_with(st, Status::launch_failure, e->marker->what + " failed: " + e->marker->failure);
   return Status::success;
 }
 Status stream_wait_event(stream_t s, event_t e) {
