@@ -86,4 +86,6 @@ function(weft_check_backends)
   list(GET _backends -1 _default)
   set(WEFT_ENABLED_BACKENDS "${_backends}" PARENT_SCOPE)
   set(WEFT_DEFAULT_BACKEND "${_default}" PARENT_SCOPE)
+  # The hooks a backend asks core for (core/config.hpp.in): GpuEmu's stream-order checker sees host accesses.
+  set(WEFT_BACKEND_ACCESS_HOOKS ${WEFT_ENABLE_GPU_EMULATION} PARENT_SCOPE)
 endfunction()

@@ -19,6 +19,10 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/WeftConfig.cmake ${CMAKE_CURRENT_BINAR
 list(TRANSFORM CMAKE_DL_LIBS PREPEND "-l" OUTPUT_VARIABLE _pc_dl)
 string(JOIN " " _pc_dl_s ${_pc_dl})
 set(WEFT_PC_LIBS "-lweft_linalg -lweft_comm -lweft ${_pc_dl_s}")
+get_target_property(_weft_algorithms_type weft_algorithms TYPE)
+if(NOT _weft_algorithms_type STREQUAL "INTERFACE_LIBRARY")  # GPU builds: the vendor sorts are compiled
+  string(PREPEND WEFT_PC_LIBS "-lweft_algorithms ")
+endif()
 set(WEFT_PC_CFLAGS "-std=c++20")
 if(WEFT_ENABLE_OPENMP OR WEFT_ENABLE_GPU_EMULATION)
   string(APPEND WEFT_PC_CFLAGS " -fopenmp")

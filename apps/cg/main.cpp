@@ -335,19 +335,15 @@ int run(const Options& o, const weft::comm::Communicator& world) {
 }
 }  // namespace
 
+constexpr const char* kUsage =
+    "usage: weft-cg [--n N] [--weak] [--max-iter K] [--tol T] [--progress] [--json PATH] [--weft-* options]\n"
+    "  --n N         grid points per dimension: of the whole grid, or per rank with --weak (default 48)\n"
+    "  --max-iter K  CG iterations at most (default 500); --tol T relative residual goal (default 1e-10)\n"
+    "run under mpiexec for several ranks; exit status 0 valid, 1 wrong answer, 2 usage error\n";
+
 int main(int argc, char* argv[]) {
-  weft::ScopeGuard guard(argc, argv);
-  Options o;
-  {
-    weft_app::Args args("weft-cg", argc, argv);
-    if (args.flag("--help")) {
-      std::printf(
-          "usage: weft-cg [--n N] [--weak] [--max-iter K] [--tol T] [--progress] [--json PATH] [--weft-* options]\n"
-          "  --n N         grid points per dimension: of the whole grid, or per rank with --weak (default 48)\n"
-          "  --max-iter K  CG iterations at most (default 500); --tol T relative residual goal (default 1e-10)\n"
-          "run under mpiexec for several ranks; exit status 0 valid, 1 wrong answer, 2 usage error\n");
-      return 0;
-    }
+  return weft_app::main(argc, argv, "weft-cg", kUsage, [](weft_app::Args& args) {
+    Options o;
     o.n = args.integer("--n", o.n, 1L << 16);
     o.weak = args.flag("--weak");
     o.max_iter = args.integer("--max-iter", o.max_iter, 1L << 30);
@@ -355,9 +351,7 @@ int main(int argc, char* argv[]) {
     o.progress = args.flag("--progress");
     o.json = args.text("--json", "");
     args.finish();
-  }
-  if (o.n < 2) weft_app::usage_error("weft-cg", "--n " + std::to_string(o.n) + " is too small: give at least 2");
-  try {
+    if (o.n < 2) weft_app::usage_error("weft-cg", "--n " + std::to_string(o.n) + " is too small: give at least 2");
     auto world = weft::comm::world();
     const double local = std::pow(static_cast<double>(o.n), 3) / (o.weak ? 1.0 : world.size());
     // 27 nonzeros x 12 bytes + 8 vectors, with 32-bit column indices into the padded local grid
@@ -366,8 +360,5 @@ int main(int argc, char* argv[]) {
                                            "column indices address; use more ranks or a smaller grid");
     weft_app::check_memory("weft-cg", local * (27 * 12 + 8 * 8 + 27 * 12 /* host build */), world.local_size());
     return run(o, world);
-  } catch (const weft::Error& e) {
-    std::fprintf(stderr, "weft-cg: %s\n", e.what());
-    return 2;
-  }
+  });
 }

@@ -1,5 +1,6 @@
-// What every mini-app shares: argument parsing with clear errors (exit status 2), timing, progress lines on
-// stderr, and the one-record JSON result that weft-bench collects (schema in apps/README.md).
+// What every mini-app shares: the driver of its main() (weft_app::main), argument parsing with clear errors
+// (exit status 2), timing, progress lines on stderr, and the one-record JSON result that weft-bench collects
+// (schema in apps/README.md).
 #pragma once
 
 #include <cctype>
@@ -8,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,15 +33,23 @@ inline int threads() {
   return ExecSpace::impl_is_host_space ? ExecSpace().concurrency() : weft::DefaultHostExecutionSpace().concurrency();
 }
 
-/// Prints "<app>: <message>" on stderr and exits with status 2 (a usage error, as opposed to 1: wrong answer).
+/// A usage error: weft_app::main prints "<app>: <message> (try --help)" and exits with status 2 (as opposed to
+/// 1: wrong answer), after Weft (and MPI) have finalized.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 [[noreturn]] inline void usage_error(const std::string& app, const std::string& message) {
-  std::fprintf(stderr, "%s: %s (try --help)\n", app.c_str(), message.c_str());
-  std::exit(2);
+  throw UsageError(app + ": " + message + " (try --help)");
 }
 
 /// A small argv parser: --name value, --name=value and flags; unknown options and bad values are errors.
 class Args {
  public:
+  /// Another spelling of an option (-s for --arraysize: single-dash short forms arrive as "--s").
+  void alias(const std::string& spelling, const std::string& name) {
+    for (auto& it : items_)
+      if (it.name == spelling) it.name = name;
+  }
   Args(std::string app, int argc, char* argv[]) : app_(std::move(app)) {
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i];
@@ -91,6 +102,23 @@ class Args {
     if (*end != '\0' || !(v > 0) || !std::isfinite(v))
       usage_error(app_, name + " needs a positive number, got \"" + t + "\"");
     return v;
+  }
+  /// A comma-separated list of at least one non-empty item (an empty list or item is a usage error).
+  std::vector<std::string> list(const std::string& name, std::vector<std::string> fallback) {
+    for (const auto& it : items_)
+      if (it.name == name && it.has_value && it.value.empty()) usage_error(app_, name + " needs at least one item");
+    const std::string t = text(name, "");
+    if (t.empty()) return fallback;
+    std::vector<std::string> out;
+    std::size_t b = 0;
+    while (true) {
+      const std::size_t e = t.find(',', b);
+      out.push_back(t.substr(b, e == std::string::npos ? std::string::npos : e - b));
+      if (out.back().empty()) usage_error(app_, name + " has an empty item in \"" + t + "\"");
+      if (e == std::string::npos) break;
+      b = e + 1;
+    }
+    return out;
   }
   /// Call after reading every option: anything left over is an error.
   void finish() const {
@@ -195,4 +223,33 @@ struct Result {
     std::fclose(f);
   }
 };
+/// The main() of every mini-app: Weft starts from argv (a bad --weft-* option or WEFT_* variable is a usage
+/// error, not an abort), --help prints `usage` and exits 0, then `run(args)` parses the app's own options and
+/// runs; its return value is the exit status (0 valid, 1 wrong answer). A usage error or a weft::Error on the way
+/// is one line on stderr and exit status 2, after Weft has finalized.
+template <class Run>
+int main(int& argc, char* argv[], const char* app, const char* usage, Run&& run) {
+  std::optional<weft::ScopeGuard> guard;
+  try {
+    guard.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", app, e.what());
+    return 2;
+  }
+  try {
+    Args args(app, argc, argv);
+    if (args.flag("--help") || args.flag("--h")) {
+      std::fputs(usage, stdout);
+      return 0;
+    }
+    return run(args);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  } catch (const weft::Error& e) {
+    std::fprintf(stderr, "%s: %s\n", app, e.what());
+    return 2;
+  }
+}
+
 }  // namespace weft_app

@@ -80,30 +80,19 @@ Row run_case(long n, int reps, weft_app::Progress& progress) {
   return row;
 }
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 }  // namespace
 
+constexpr const char* kUsage =
+    "usage: weft-gemm [--sizes 256,512,1024] [--types double,float] [--reps K] [--progress] [--json PATH]\n"
+    "exit status 0 valid, 1 wrong answer, 2 usage error\n";
+
 int main(int argc, char* argv[]) {
-  weft::ScopeGuard guard(argc, argv);
-  Options o;
-  {
-    weft_app::Args args("weft-gemm", argc, argv);
-    if (args.flag("--help")) {
-      std::printf(
-          "usage: weft-gemm [--sizes 256,512,1024] [--types double,float] [--reps K] [--progress] [--json PATH]\n"
-          "exit status 0 valid, 1 wrong answer, 2 usage error\n");
-      return 0;
-    }
-    const std::string sizes = args.text("--sizes", "");
+  return weft_app::main(argc, argv, "weft-gemm", kUsage, [](weft_app::Args& args) {
+    Options o;
+    const auto sizes = args.list("--sizes", {});
     if (!sizes.empty()) {
       o.sizes.clear();
-      for (const auto& t : split(sizes)) {
+      for (const auto& t : sizes) {
         char* end = nullptr;
         const long v = std::strtol(t.c_str(), &end, 10);
         if (*end != '\0' || v < 1)
@@ -112,8 +101,7 @@ int main(int argc, char* argv[]) {
         o.sizes.push_back(v);
       }
     }
-    const std::string types = args.text("--types", "");
-    if (!types.empty()) o.types = split(types);
+    o.types = args.list("--types", o.types);
     for (const auto& t : o.types)
       if (t != "double" && t != "float")
         weft_app::usage_error("weft-gemm", "--types: \"" + t + "\" is not known; use double and/or float");
@@ -121,51 +109,46 @@ int main(int argc, char* argv[]) {
     o.progress = args.flag("--progress");
     o.json = args.text("--json", "");
     args.finish();
-  }
-  std::sort(o.sizes.begin(), o.sizes.end());
-  const long biggest = o.sizes.back();
-  weft_app::check_memory("weft-gemm", 3.0 * biggest * biggest * 8);
-  weft_app::Progress progress("weft-gemm", o.progress);
-  std::vector<Row> rows;
-  try {
+    std::sort(o.sizes.begin(), o.sizes.end());
+    const long biggest = o.sizes.back();
+    weft_app::check_memory("weft-gemm", 3.0 * biggest * biggest * 8);
+    weft_app::Progress progress("weft-gemm", o.progress);
+    std::vector<Row> rows;
     for (const auto& t : o.types)
       for (long n : o.sizes)
         rows.push_back(t == "double" ? run_case<double>(n, o.reps, progress) : run_case<float>(n, o.reps, progress));
-  } catch (const weft::Error& e) {
-    std::fprintf(stderr, "weft-gemm: %s\n", e.what());
-    return 2;
-  }
-  std::printf("weft-gemm: matrix_product C = A B, square LayoutRight, %s with %d thread(s), vendor: %s; best of %d\n",
-              Exec::name(), weft_app::threads(), la::vendor_blas_name(), o.reps);
-  std::printf("  %-7s %6s %14s %14s %14s %12s\n", "type", "n", "native GFLOP/s", "vendor GFLOP/s", "native/vendor",
-              "max rel err");
-  bool ok = true;
-  double fom = 0;
-  weft_app::Result r;
-  for (const auto& row : rows) {
-    std::printf("  %-7s %6ld %14.2f %14.2f %14.3f %12.2e %s\n", row.type.c_str(), row.n, row.native_gflops,
-                row.vendor_gflops, row.vendor_gflops > 0 ? row.native_gflops / row.vendor_gflops : 0.0, row.error,
-                row.ok ? "" : "WRONG");
-    ok = ok && row.ok;
-    const std::string key = row.type + "_" + std::to_string(row.n);
-    r.metrics.push_back({key + "_native_GFLOPs", row.native_gflops});
-    if (row.vendor_gflops > 0)
-      r.metrics.push_back({key + "_native_over_vendor", row.native_gflops / row.vendor_gflops});
-  }
-  // the largest double product (or the largest of any type when no double ran)
-  const Row* top = nullptr;
-  for (const auto& row : rows)
-    if (!top || (row.type == "double" && (top->type != "double" || row.n >= top->n)) ||
-        (top->type != "double" && row.n >= top->n))
-      top = &row;
-  if (top) fom = top->native_gflops;
-  std::printf("Validation: %s\n", ok ? "PASSED" : "FAILED");
-  r.app = "weft-gemm";
-  r.fom_name = "native GEMM GFLOP/s (largest size)";
-  r.fom_unit = "GFLOP/s";
-  r.fom = fom;
-  r.valid = ok;
-  r.validation = "64 sampled entries per product within 2 k eps sum|a b| of a long-double dot product";
-  r.write(o.json);
-  return ok ? 0 : 1;
+    std::printf("weft-gemm: matrix_product C = A B, square LayoutRight, %s with %d thread(s), vendor: %s; best of %d\n",
+                Exec::name(), weft_app::threads(), la::vendor_blas_name(), o.reps);
+    std::printf("  %-7s %6s %14s %14s %14s %12s\n", "type", "n", "native GFLOP/s", "vendor GFLOP/s", "native/vendor",
+                "max rel err");
+    bool ok = true;
+    double fom = 0;
+    weft_app::Result r;
+    for (const auto& row : rows) {
+      std::printf("  %-7s %6ld %14.2f %14.2f %14.3f %12.2e %s\n", row.type.c_str(), row.n, row.native_gflops,
+                  row.vendor_gflops, row.vendor_gflops > 0 ? row.native_gflops / row.vendor_gflops : 0.0, row.error,
+                  row.ok ? "" : "WRONG");
+      ok = ok && row.ok;
+      const std::string key = row.type + "_" + std::to_string(row.n);
+      r.metrics.push_back({key + "_native_GFLOPs", row.native_gflops});
+      if (row.vendor_gflops > 0)
+        r.metrics.push_back({key + "_native_over_vendor", row.native_gflops / row.vendor_gflops});
+    }
+    // the largest double product (or the largest of any type when no double ran)
+    const Row* top = nullptr;
+    for (const auto& row : rows)
+      if (!top || (row.type == "double" && (top->type != "double" || row.n >= top->n)) ||
+          (top->type != "double" && row.n >= top->n))
+        top = &row;
+    if (top) fom = top->native_gflops;
+    std::printf("Validation: %s\n", ok ? "PASSED" : "FAILED");
+    r.app = "weft-gemm";
+    r.fom_name = "native GEMM GFLOP/s (largest size)";
+    r.fom_unit = "GFLOP/s";
+    r.fom = fom;
+    r.valid = ok;
+    r.validation = "64 sampled entries per product within 2 k eps sum|a b| of a long-double dot product";
+    r.write(o.json);
+    return ok ? 0 : 1;
+  });
 }

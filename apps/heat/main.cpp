@@ -208,21 +208,17 @@ int run(const Options& o, const weft::comm::Communicator& world) {
 }
 }  // namespace
 
+constexpr const char* kUsage =
+    "usage: weft-heat [--n N] [--steps S] [--weak] [--no-overlap] [--progress] [--json PATH] [--weft-* options]\n"
+    "  --n N        cells per dimension: of the whole grid, or per rank with --weak (default 64)\n"
+    "  --steps S    explicit time steps (default 100)\n"
+    "  --weak       weak scaling: every rank owns N^3 cells\n"
+    "  --no-overlap exchange the halo, then update (no interior/boundary overlap)\n"
+    "run under mpiexec for several ranks; exit status 0 valid, 1 wrong answer, 2 usage error\n";
+
 int main(int argc, char* argv[]) {
-  weft::ScopeGuard guard(argc, argv);
-  Options o;
-  {
-    weft_app::Args args("weft-heat", argc, argv);
-    if (args.flag("--help")) {
-      std::printf(
-          "usage: weft-heat [--n N] [--steps S] [--weak] [--no-overlap] [--progress] [--json PATH] [--weft-* options]\n"
-          "  --n N        cells per dimension: of the whole grid, or per rank with --weak (default 64)\n"
-          "  --steps S    explicit time steps (default 100)\n"
-          "  --weak       weak scaling: every rank owns N^3 cells\n"
-          "  --no-overlap exchange the halo, then update (no interior/boundary overlap)\n"
-          "run under mpiexec for several ranks; exit status 0 valid, 1 wrong answer, 2 usage error\n");
-      return 0;
-    }
+  return weft_app::main(argc, argv, "weft-heat", kUsage, [](weft_app::Args& args) {
+    Options o;
     o.n = args.integer("--n", o.n, 1L << 20);
     o.steps = args.integer("--steps", o.steps, 1L << 30);
     o.weak = args.flag("--weak");
@@ -230,15 +226,10 @@ int main(int argc, char* argv[]) {
     o.progress = args.flag("--progress");
     o.json = args.text("--json", "");
     args.finish();
-  }
-  if (o.n < 3) weft_app::usage_error("weft-heat", "--n " + std::to_string(o.n) + " is too small: give at least 3");
-  try {
+    if (o.n < 3) weft_app::usage_error("weft-heat", "--n " + std::to_string(o.n) + " is too small: give at least 3");
     auto world = weft::comm::world();
     const double local = std::pow(static_cast<double>(o.n), 3) / (o.weak ? 1.0 : world.size());
     weft_app::check_memory("weft-heat", local * 2 * 8, world.local_size());
     return run(o, world);
-  } catch (const weft::Error& e) {
-    std::fprintf(stderr, "weft-heat: %s\n", e.what());
-    return 2;
-  }
+  });
 }

@@ -392,33 +392,24 @@ int run(const Options& o) {
 }
 }  // namespace
 
+constexpr const char* kUsage =
+    "usage: weft-md [--n N] [--steps S] [--progress] [--json PATH] [--weft-* options]\n"
+    "  --n N      FCC unit cells per dimension, 4 N^3 atoms (default 20; at least 6)\n"
+    "  --steps S  velocity-Verlet steps of 0.005 (default 100)\n"
+    "exit status 0 valid, 1 wrong answer, 2 usage error\n";
+
 int main(int argc, char* argv[]) {
-  weft::ScopeGuard guard(argc, argv);
-  Options o;
-  {
-    weft_app::Args args("weft-md", argc, argv);
-    if (args.flag("--help")) {
-      std::printf(
-          "usage: weft-md [--n N] [--steps S] [--progress] [--json PATH] [--weft-* options]\n"
-          "  --n N      FCC unit cells per dimension, 4 N^3 atoms (default 20; at least 6)\n"
-          "  --steps S  velocity-Verlet steps of 0.005 (default 100)\n"
-          "exit status 0 valid, 1 wrong answer, 2 usage error\n");
-      return 0;
-    }
+  return weft_app::main(argc, argv, "weft-md", kUsage, [](weft_app::Args& args) {
+    Options o;
     o.n = args.integer("--n", o.n, 1L << 12);
     o.steps = args.integer("--steps", o.steps, 1L << 30);
     o.progress = args.flag("--progress");
     o.json = args.text("--json", "");
     args.finish();
-  }
-  if (4.0 * std::pow(static_cast<double>(o.n), 3) > 2.0e9)
-    weft_app::usage_error("weft-md", "--n " + std::to_string(o.n) + " gives more than 2^31 atoms; Weft's md uses " +
-                                         "32-bit atom indices: give a smaller --n");
-  weft_app::check_memory("weft-md", 4.0 * std::pow(static_cast<double>(o.n), 3) * (10 * 8 + 100 * 4));
-  try {
+    if (4.0 * std::pow(static_cast<double>(o.n), 3) > 2.0e9)
+      weft_app::usage_error("weft-md", "--n " + std::to_string(o.n) + " gives more than 2^31 atoms; Weft's md uses " +
+                                           "32-bit atom indices: give a smaller --n");
+    weft_app::check_memory("weft-md", 4.0 * std::pow(static_cast<double>(o.n), 3) * (10 * 8 + 100 * 4));
     return run(o);
-  } catch (const weft::Error& e) {
-    std::fprintf(stderr, "weft-md: %s\n", e.what());
-    return 2;
-  }
+  });
 }

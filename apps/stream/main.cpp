@@ -260,62 +260,28 @@ int run(const Options& o) {
   return ok ? 0 : 1;
 }
 
-Options parse(int argc, char* argv[]) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> long long {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "weft-stream: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      char* end = nullptr;
-      const long long v = std::strtoll(argv[++i], &end, 10);
-      if (*end != '\0' || v < 1) {
-        std::fprintf(stderr, "weft-stream: %s needs a positive integer, got \"%s\"\n", a.c_str(), argv[i]);
-        std::exit(2);
-      }
-      return v;
-    };
-    if (a == "--arraysize" || a == "-s")
-      o.n = static_cast<std::size_t>(value());
-    else if (a == "--numtimes" || a == "-n")
-      o.num_times = static_cast<int>(value());
-    else if (a == "--float")
-      o.use_float = true;
-    else if (a == "--csv")
-      o.csv = true;
-    else if (a == "--progress")
-      o.progress = true;
-    else if (a == "--json") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "weft-stream: --json needs a path\n");
-        std::exit(2);
-      }
-      o.json = argv[++i];
-    } else if (a == "--help" || a == "-h") {
-      std::printf(
-          "usage: weft-stream [--arraysize N] [--numtimes K] [--float] [--csv] [--json PATH] [--progress] [--weft-* "
-          "options]\n");
-      std::exit(0);
-    } else {
-      std::fprintf(stderr, "weft-stream: unknown option \"%s\" (try --help)\n", a.c_str());
-      std::exit(2);
-    }
-  }
-  return o;
-}
-
 }  // namespace
 
+constexpr const char* kUsage =
+    "usage: weft-stream [--arraysize N] [--numtimes K] [--float] [--csv] [--json PATH] [--progress] [--weft-* "
+    "options]\n"
+    "  -s, --arraysize N  elements per array (default 2^25)\n"
+    "  -n, --numtimes K   timed repetitions of each kernel (default 100)\n"
+    "exit status 0 valid, 1 wrong answer, 2 usage error\n";
+
 int main(int argc, char* argv[]) {
-  weft::ScopeGuard guard(argc, argv);
-  const Options o = parse(argc, argv);
-  weft_app::check_memory("weft-stream", 3.0 * static_cast<double>(o.n) * (o.use_float ? 4 : 8));
-  try {
+  return weft_app::main(argc, argv, "weft-stream", kUsage, [](weft_app::Args& args) {
+    Options o;
+    args.alias("--s", "--arraysize");
+    args.alias("--n", "--numtimes");
+    o.n = static_cast<std::size_t>(args.integer("--arraysize", static_cast<long long>(o.n), 1LL << 50));
+    o.num_times = static_cast<int>(args.integer("--numtimes", o.num_times, 1 << 30));
+    o.use_float = args.flag("--float");
+    o.csv = args.flag("--csv");
+    o.progress = args.flag("--progress");
+    o.json = args.text("--json", "");
+    args.finish();
+    weft_app::check_memory("weft-stream", 3.0 * static_cast<double>(o.n) * (o.use_float ? 4 : 8));
     return o.use_float ? run<float>(o) : run<double>(o);
-  } catch (const weft::Error& e) {
-    std::fprintf(stderr, "weft-stream: %s\n", e.what());
-    return 2;
-  }
+  });
 }

@@ -9,6 +9,8 @@
 
 #include <weft/comm.hpp>
 
+#include "internal.hpp"
+
 namespace weft::comm {
 
 const char* to_string(Backend b) noexcept {
@@ -39,11 +41,6 @@ const char* to_string(Path p) noexcept {
 }
 
 namespace impl {
-#if WEFT_HAS_MPI
-std::shared_ptr<CommImpl> mpi_world();
-void mpi_print_configuration(std::ostream& os);
-#endif
-
 std::size_t dtype_size(Dtype d) noexcept {
   switch (d) {
     case Dtype::byte:

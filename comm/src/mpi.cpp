@@ -14,11 +14,9 @@
 #include <weft/comm.hpp>
 #include <weft/comm/mpi.hpp>
 
+#include "internal.hpp"
+
 namespace weft::comm::impl {
-std::shared_ptr<CommImpl> make_self_comm();
-#if WEFT_HAS_NCCL
-std::shared_ptr<DeviceComm> make_nccl_comm(MPI_Comm comm, int rank, int size);
-#endif
 namespace {
 
 std::string mpi_error_string(int rc) {

@@ -10,6 +10,8 @@
 
 #include <weft/comm.hpp>
 
+#include "internal.hpp"
+
 namespace weft::comm::impl {
 namespace {
 void check_nccl(ncclResult_t rc, const char* call) {

@@ -6,36 +6,49 @@
 #include <vector>
 
 #include <weft/config.hpp>
+#include <weft/impl/backend_registry.hpp>
 #include <weft/impl/tools.hpp>
 #include <weft/initialize.hpp>
 #include <weft/spaces.hpp>
 
+#include "internal.hpp"
+
 namespace weft {
 namespace impl {
 RuntimeState g_runtime_state = RuntimeState::never_initialized;
-std::vector<std::string> live_allocation_labels();
-void fence_all_instances();
-#if WEFT_HAS_SERIAL
-void serial_initialize(int nthreads);
-void serial_finalize();
-void serial_print_configuration(std::ostream& os);
-#endif
-#if WEFT_HAS_CUDA || WEFT_HAS_HIP || WEFT_HAS_GPU_EMU
-#define WEFT_IMPL_HAS_GPU_RUNTIME 1
-// Defined by the device backend's source (backends/cuda/src/cuda.cpp, backends/hip/src/hip.cpp or
-// backends/emu/src/gpuemu.cpp: all three are gpu_rt::Runtime<Api>).
-void gpu_initialize(int device_id);
-void gpu_finalize();
-void gpu_fence_all();
-void gpu_print_configuration(std::ostream& os);
-#else
-#define WEFT_IMPL_HAS_GPU_RUNTIME 0
-#endif
-#if WEFT_HAS_OPENMP
-void openmp_initialize(int nthreads);
-void openmp_finalize();
-void openmp_print_configuration(std::ostream& os);
-#endif
+
+namespace {
+bool g_backends_registered = false;
+/// The registered backends; the enabled ones register on first use (before initialize, print_configuration
+/// lists them too).
+std::vector<BackendEntry>& backends() {
+  static std::vector<BackendEntry> entries;
+  if (!g_backends_registered) {
+    g_backends_registered = true;  // before the calls: register_backend comes back here
+    register_enabled_backends();
+  }
+  return entries;
+}
+bool any_device_backend() {
+  for (const auto& b : backends())
+    if (b.uses_device) return true;
+  return false;
+}
+/// Every backend with queued work waits for it (GPU backends: their devices).
+void fence_backends() {
+  for (const auto& b : backends())
+    if (b.fence_all) b.fence_all();
+}
+}  // namespace
+
+void register_backend(const BackendEntry& entry) {
+  for (auto& b : backends())
+    if (std::strcmp(b.name, entry.name) == 0) {
+      b = entry;
+      return;
+    }
+  backends().push_back(entry);
+}
 
 std::vector<void (*)(std::ostream&)>& configuration_printers() {
   static std::vector<void (*)(std::ostream&)> printers;
@@ -77,7 +90,7 @@ int parse_int(const std::string& text, const char* where, long lo, long hi, cons
 int parse_threads(const std::string& text, const char* where) {
   return parse_int(text, where, 1, 1 << 20, "give a positive thread count, e.g. --weft-num-threads=4");
 }
-[[maybe_unused]] int parse_device(const std::string& text, const char* where) {
+int parse_device(const std::string& text, const char* where) {
   return parse_int(text, where, 0, 1024, "give a device number from 0, e.g. --weft-device-id=1");
 }
 
@@ -115,33 +128,30 @@ void initialize(const InitializationSettings& settings) {
   if (threads <= 0)
     if (const char* env = std::getenv("WEFT_NUM_THREADS")) threads = impl::parse_threads(env, "WEFT_NUM_THREADS");
   impl::g_num_threads = threads;
-#if WEFT_HAS_SERIAL
-  impl::serial_initialize(threads);
-#endif
-#if WEFT_HAS_OPENMP
-  impl::openmp_initialize(threads);
-#endif
-#if WEFT_IMPL_HAS_GPU_RUNTIME
-  int device = settings.has_device_id() ? settings.get_device_id() : -1;
-  if (device < 0)
-    if (const char* env = std::getenv("WEFT_DEVICE_ID")) device = impl::parse_device(env, "WEFT_DEVICE_ID");
-  if (const char* env = std::getenv("WEFT_MAP_DEVICE_ID_BY")) {
-    if (std::string(env) != "mpi_rank")
-      throw Error(std::string("weft::initialize: WEFT_MAP_DEVICE_ID_BY=") + env + " is not known; use mpi_rank");
-    impl::g_map_device_by_rank = true;
+  impl::BackendSettings backend_settings;
+  backend_settings.num_threads = threads;
+  if (impl::any_device_backend()) {
+    int device = settings.has_device_id() ? settings.get_device_id() : -1;
+    if (device < 0)
+      if (const char* env = std::getenv("WEFT_DEVICE_ID")) device = impl::parse_device(env, "WEFT_DEVICE_ID");
+    if (const char* env = std::getenv("WEFT_MAP_DEVICE_ID_BY")) {
+      if (std::string(env) != "mpi_rank")
+        throw Error(std::string("weft::initialize: WEFT_MAP_DEVICE_ID_BY=") + env + " is not known; use mpi_rank");
+      impl::g_map_device_by_rank = true;
+    }
+    if (device < 0 && impl::g_map_device_by_rank) {
+      // One GPU per rank, round-robin by the rank on this node as the MPI launcher reports it.
+      for (const char* var :
+           {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+        if (const char* v = std::getenv(var)) {
+          device = impl::parse_device(v, var);
+          break;
+        }
+      impl::g_device_round_robin = true;
+    }
+    backend_settings.device_id = device;
   }
-  if (device < 0 && impl::g_map_device_by_rank) {
-    // One GPU per rank, round-robin by the rank on this node as the MPI launcher reports it.
-    for (const char* var :
-         {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
-      if (const char* v = std::getenv(var)) {
-        device = impl::parse_device(v, var);
-        break;
-      }
-    impl::g_device_round_robin = true;
-  }
-  impl::gpu_initialize(device);
-#endif
+  for (const auto& b : impl::backends()) b.initialize(backend_settings);
   impl::g_runtime_state = impl::RuntimeState::initialized;
   {
     std::string libs = impl::g_tools_libs, profile = impl::g_profile;
@@ -210,23 +220,19 @@ void initialize(int& argc, char* argv[]) {
 
 void fence(std::string_view label) {
   impl::tools::FenceScope profile(label.empty() ? std::string_view("weft::fence") : label, 0);
-#if WEFT_IMPL_HAS_GPU_RUNTIME
-  impl::gpu_fence_all();
-#endif
+  impl::fence_backends();
   impl::fence_all_instances();
 }
 
 void finalize() {
   if (!is_initialized())
     throw Error(is_finalized() ? "weft::finalize: called twice" : "weft::finalize: Weft was never initialized");
-#if WEFT_IMPL_HAS_GPU_RUNTIME
   // As Kokkos: queued device work finishes before the hooks and the pools go (errors are reported there).
   try {
-    impl::gpu_fence_all();
+    impl::fence_backends();
   } catch (const std::exception& e) {
     std::cerr << "weft::finalize: waiting for the device failed: " << e.what() << "\n";
   }
-#endif
   for (auto& hooks = impl::finalize_hooks(); !hooks.empty();) {
     const impl::FinalizeHook hook = hooks.back();
     hooks.pop_back();
@@ -242,22 +248,15 @@ void finalize() {
   }
   impl::fence_all_instances();
   impl::tools::finalize();
-  const auto live = impl::live_allocation_labels();
+  const auto live = impl::live_allocations();
   if (!live.empty()) {
     std::cerr << "weft::finalize: " << live.size() << " View allocation(s) still alive:";
-    for (const auto& l : live) std::cerr << " \"" << l.substr(0, l.find(" (")) << "\"" << l.substr(l.find(" ("));
+    for (const auto& l : live)
+      std::cerr << " \"" << l.label << "\" (" << l.bytes << " bytes in " << l.space_name << ")";
     std::cerr << "\n  Let them go out of scope (or assign View()) before weft::finalize(); with a ScopeGuard, "
                  "declare Views in an inner scope.\n";
   }
-#if WEFT_IMPL_HAS_GPU_RUNTIME
-  impl::gpu_finalize();
-#endif
-#if WEFT_HAS_OPENMP
-  impl::openmp_finalize();
-#endif
-#if WEFT_HAS_SERIAL
-  impl::serial_finalize();
-#endif
+  for (auto b = impl::backends().rbegin(); b != impl::backends().rend(); ++b) b->finalize();
   impl::g_runtime_state = impl::RuntimeState::finalized;
 }
 
@@ -266,15 +265,7 @@ void print_configuration(std::ostream& os, bool) {
      << "  backends: " << WEFT_ENABLED_BACKENDS << " (default: " << WEFT_DEFAULT_BACKEND_NAME << ")\n"
      << "  bounds checks: " << (WEFT_BOUNDS_CHECK ? "on" : "off") << "\n"
      << "  compiler: " << __VERSION__ << "\n";
-#if WEFT_HAS_SERIAL
-  impl::serial_print_configuration(os);
-#endif
-#if WEFT_HAS_OPENMP
-  impl::openmp_print_configuration(os);
-#endif
-#if WEFT_IMPL_HAS_GPU_RUNTIME
-  impl::gpu_print_configuration(os);
-#endif
+  for (const auto& b : impl::backends()) b.print_configuration(os);
   for (auto* printer : impl::configuration_printers()) printer(os);
 }
 

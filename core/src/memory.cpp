@@ -5,8 +5,11 @@
 #include <string>
 #include <vector>
 
+#include <weft/impl/round_up.hpp>
 #include <weft/impl/tools.hpp>
 #include <weft/view.hpp>
+
+#include "internal.hpp"
 
 namespace weft {
 
@@ -38,11 +41,10 @@ void record_unregister(SharedAllocationRecord* r) noexcept {
   r->prev = r->next = nullptr;
 }
 
-std::vector<std::string> live_allocation_labels() {
+std::vector<LiveAllocation> live_allocations() {
   std::lock_guard<std::mutex> g(g_records_mutex);
-  std::vector<std::string> out;
-  for (auto* r = g_records_head; r; r = r->next)
-    out.push_back(r->label + " (" + std::to_string(r->bytes) + " bytes in " + r->space_name + ")");
+  std::vector<LiveAllocation> out;
+  for (auto* r = g_records_head; r; r = r->next) out.push_back({r->label, r->bytes, r->space_name});
   return out;
 }
 }  // namespace impl
@@ -50,7 +52,7 @@ std::vector<std::string> live_allocation_labels() {
 void* HostSpace::allocate(std::size_t bytes, std::string_view label) const {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
-  const std::size_t rounded = (bytes + 63) / 64 * 64;
+  const std::size_t rounded = impl::round_up<std::size_t>(bytes, 64);
   p = std::aligned_alloc(64, rounded);
   if (!p)
     impl::throw_error("weft::HostSpace: allocating " + std::to_string(bytes) + " bytes for " + impl::quote(label) +
@@ -59,7 +61,7 @@ void* HostSpace::allocate(std::size_t bytes, std::string_view label) const {
 }
 
 void HostSpace::deallocate(void* ptr, std::size_t bytes, std::string_view label) const {
-#if WEFT_HAS_GPU_EMU
+#if WEFT_IMPL_ACCESS_HOOKS
   impl::host_space_free_check(ptr, bytes, label);  // a queued copy may still read or write it
 #else
   (void)bytes;

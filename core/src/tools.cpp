@@ -18,16 +18,12 @@
 #include <weft/impl/tools.hpp>
 #include <weft/profiling.hpp>
 
-#include <weft/config.hpp>
-#if WEFT_HAS_CUDA && __has_include(<nvtx3/nvToolsExt.h>)
-#include <nvtx3/nvToolsExt.h>
-#define WEFT_HAS_NVTX 1
-#else
-#define WEFT_HAS_NVTX 0
-#endif
-
 namespace weft::impl::tools {
 bool g_active = false;
+namespace {
+RangeAnnotator g_annotator;
+}  // namespace
+void set_range_annotator(RangeAnnotator a) noexcept { g_annotator = a; }
 bool g_print_launches = false;
 
 void print_launch(const char* label, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
@@ -249,16 +245,12 @@ void begin_kernel(Kind kind, std::string_view label, const char* type_name, std:
     if (g_tools[i].begin[k]) g_tools[i].begin[k](name.c_str(), device_id, &t.ids[i]);
   }
   t.timer_slot = g_timer ? stat(k, name) : nullptr;
-#if WEFT_HAS_NVTX
-  nvtxRangePushA(name.c_str());
-#endif
+  if (g_annotator.push) g_annotator.push(name.c_str());
   t.start = now();
 }
 void end_kernel(KernelToken& t) {
   const double dt = now() - t.start;
-#if WEFT_HAS_NVTX
-  nvtxRangePop();
-#endif
+  if (g_annotator.pop) g_annotator.pop();
   const int k = static_cast<int>(t.kind);
   for (std::size_t i = 0; i < g_tools.size(); ++i)
     if (g_tools[i].end[k]) g_tools[i].end[k](t.ids[i]);
@@ -313,18 +305,14 @@ namespace weft::profiling {
 using namespace weft::impl::tools;
 bool is_enabled() noexcept { return g_active; }
 void push_region(const std::string& name) {
-#if WEFT_HAS_NVTX
-  nvtxRangePushA(name.c_str());  // Nsight Systems shows Weft regions with or without a tool library
-#endif
+  if (g_annotator.push) g_annotator.push(name.c_str());  // Nsight Systems shows regions with or without a tool
   if (!g_active) return;
   for (auto& t : g_tools)
     if (t.push) t.push(name.c_str());
   if (g_timer) t_regions.emplace_back(name, now());
 }
 void pop_region() {
-#if WEFT_HAS_NVTX
-  nvtxRangePop();
-#endif
+  if (g_annotator.pop) g_annotator.pop();
   if (!g_active) return;
   for (auto& t : g_tools)
     if (t.pop) t.pop();

@@ -79,14 +79,15 @@ auto* cu(T* p) {
 }
 }  // namespace
 
-#define WEFT_CUBLAS_GEMM(T, fn)                                                                                       \
-  bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, T alpha, const T* a, long a_rs, \
-                          long a_cs, const T* b, long b_rs, long b_cs, T beta, T* c, long c_rs, long c_cs) {          \
-    return run<T>(exec, at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs,                                 \
-                  [&](cublasHandle_t h, cublasOperation_t ob, cublasOperation_t oa, int nn, int mm, int kk,           \
-                      const T* bb, int ldb, const T* aa, int lda, T* cc, int ldc) {                                   \
-                    return fn(h, ob, oa, nn, mm, kk, cu(&alpha), cu(bb), ldb, cu(aa), lda, cu(&beta), cu(cc), ldc);   \
-                  });                                                                                                 \
+#define WEFT_CUBLAS_GEMM(T, fn)                                                                                      \
+  bool DeviceVendorBlas<Cuda>::gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, T alpha, const T* a, \
+                                    long a_rs, long a_cs, const T* b, long b_rs, long b_cs, T beta, T* c, long c_rs, \
+                                    long c_cs) {                                                                     \
+    return run<T>(exec, at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs,                                \
+                  [&](cublasHandle_t h, cublasOperation_t ob, cublasOperation_t oa, int nn, int mm, int kk,          \
+                      const T* bb, int ldb, const T* aa, int lda, T* cc, int ldc) {                                  \
+                    return fn(h, ob, oa, nn, mm, kk, cu(&alpha), cu(bb), ldb, cu(aa), lda, cu(&beta), cu(cc), ldc);  \
+                  });                                                                                                \
   }
 WEFT_CUBLAS_GEMM(double, cublasDgemm)
 WEFT_CUBLAS_GEMM(float, cublasSgemm)
@@ -96,8 +97,8 @@ WEFT_CUBLAS_GEMM(std::complex<float>, cublasCgemm)
 
 /// y = alpha op(A) x + beta y (A as stored, column-major for cuBLAS: a row-major A is its transpose there).
 #define WEFT_CUBLAS_GEMV(T, fn)                                                                                        \
-  bool device_vendor_gemv(const Cuda& exec, bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs,        \
-                          const T* x, long incx, T beta, T* y, long incy) {                                            \
+  bool DeviceVendorBlas<Cuda>::gemv(const Cuda& exec, bool at, long m, long n, T alpha, const T* a, long a_rs,         \
+                                    long a_cs, const T* x, long incx, T beta, T* y, long incy) {                       \
     const gemm_call::Gemv g = gemm_call::describe_gemv_col_major(at, m, n, a_rs, a_cs);                                \
     if (!g.ok || !fits_int({g.rows, g.cols, g.ld, incx, incy})) return false;                                          \
     with_handle(exec, "matrix_vector_product", std::to_string(m) + " x " + std::to_string(n), [&](cublasHandle_t h) {  \
@@ -115,8 +116,8 @@ WEFT_CUBLAS_GEMV(std::complex<float>, cublasCgemv)
 /// op(A) X = X (left) or X op(A) = X (right) in place. cuBLAS is column-major: a row-major X is solved as the
 /// column-major transposed problem (the side and the triangle flip, m and n swap), as CBLAS does it.
 #define WEFT_CUBLAS_TRSM(T, fn)                                                                                       \
-  bool device_vendor_trsm(const Cuda& exec, bool left, bool lower, bool unit, bool at, long m, long n, const T* a,    \
-                          long a_rs, long a_cs, T* x, long x_rs, long x_cs) {                                         \
+  bool DeviceVendorBlas<Cuda>::trsm(const Cuda& exec, bool left, bool lower, bool unit, bool at, long m, long n,      \
+                                    const T* a, long a_rs, long a_cs, T* x, long x_rs, long x_cs) {                   \
     const gemm_call::Trsm c = gemm_call::describe_trsm(left, lower, at, m, n, a_rs, a_cs, x_rs, x_cs);                \
     if (!c.ok || !fits_int({m, n, c.lda, c.ldx})) return false;                                                       \
     const bool side_left = c.row ? !left : left, fill_lower = c.row ? !c.lower : c.lower;                             \
@@ -138,9 +139,9 @@ WEFT_CUBLAS_TRSM(std::complex<float>, cublasCtrsm)
 
 /// half_t / bhalf_t A and B into float C: cublasGemmEx with float accumulation (CUBLAS_COMPUTE_32F).
 #define WEFT_CUBLAS_GEMM_EX(In, cuda_type)                                                                             \
-  bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, float alpha, const In* a,        \
-                          long a_rs, long a_cs, const In* b, long b_rs, long b_cs, float beta, float* c, long c_rs,    \
-                          long c_cs) {                                                                                 \
+  bool DeviceVendorBlas<Cuda>::gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, float alpha,           \
+                                    const In* a, long a_rs, long a_cs, const In* b, long b_rs, long b_cs, float beta,  \
+                                    float* c, long c_rs, long c_cs) {                                                  \
     return run<In, float>(exec, at, bt, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs,                          \
                           [&](cublasHandle_t h, cublasOperation_t ob, cublasOperation_t oa, int nn, int mm, int kk,    \
                               const In* bb, int ldb, const In* aa, int lda, float* cc, int ldc) {                      \

@@ -599,3 +599,28 @@ TEST_CASE("the caching pool calls its before-cache hook on every free, before th
 }
 
 }  // namespace
+
+#if WEFT_HAS_BOUNDS_CHECK
+// A bounds error inside a device kernel names the View: the label is copied into the View's own memory space at
+// allocation, where device code reads it (on a GPU the record's host-side label is out of the kernel's reach).
+TEST_CASE("a device View's label is readable in device code, for bounds errors in kernels") {
+  const std::string label = "device-side label probe";
+  weft::View<double*, Dev> v(label, 7);
+  const auto sub = weft::subview(v, std::make_pair(2, 5));  // subviews and copies carry it
+  weft::View<int[2], Dev> same("same label");
+  weft::parallel_for(
+      weft::RangePolicy<Dev>(0, 1), WEFT_LAMBDA(int) {
+        const char* want = "device-side label probe";
+        const char* got[2] = {v.impl_track().device_label(), sub.impl_track().device_label()};
+        for (int k = 0; k < 2; ++k) {
+          int ok = got[k] != nullptr;
+          for (int i = 0; ok && (want[i] != '\0' || got[k][i] != '\0'); ++i) ok = want[i] == got[k][i];
+          same(k) = ok;
+        }
+      });
+  const auto h = to_host(same);
+  CHECK(h(0) == 1);
+  CHECK(h(1) == 1);
+  CHECK(weft::View<double*, weft::HostSpace>("host", 3).impl_track().device_label() == nullptr);  // host: none
+}
+#endif

@@ -1,15 +1,21 @@
-// The Serial backend's runtime: its default instance.
+// The Serial backend's runtime: its default instance and its entry in core's backend registry.
 #include <ostream>
 
+#include <weft/host/instances.hpp>
+#include <weft/impl/backend_registry.hpp>
 #include <weft/serial/space.hpp>
 
 namespace weft::impl {
 HostInstance* g_serial_default_instance = nullptr;
 
-HostInstance* host_default_instance(HostInstance*& slot, const char* space_name, int nthreads);
-
-void serial_initialize(int) { host_default_instance(g_serial_default_instance, "Serial", 1); }
-// The default instance outlives finalize (Serial objects may still exist); initialize reuses it.
-void serial_finalize() {}
-void serial_print_configuration(std::ostream& os) { os << "  Serial: 1 thread\n"; }
+void register_backend_serial() {
+  BackendEntry e;
+  e.name = "Serial";
+  e.uses_device = false;
+  e.initialize = [](const BackendSettings&) { host_default_instance(g_serial_default_instance, "Serial", 1); };
+  e.finalize = [] {};  // the default instance outlives finalize (Serial objects may still exist); initialize reuses it
+  e.fence_all = nullptr;
+  e.print_configuration = [](std::ostream& os) { os << "  Serial: 1 thread\n"; };
+  register_backend(e);
+}
 }  // namespace weft::impl

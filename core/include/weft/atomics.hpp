@@ -48,25 +48,36 @@ WEFT_INLINE_FUNCTION atomic_uint_t<T> to_bits(const T& t) {
 }
 
 #if WEFT_IMPL_DEVICE_PASS
+/// The device backend's compare-and-swap on a 4- or 8-byte word (backends/gpu/include/weft/gpu/atomics.hpp).
+template <class U>
+__device__ inline U device_compare_and_swap(U* p, U expected, U desired);
+/// Never defined: a device atomic on a type that is neither 4 nor 8 bytes stops the build at this name (ptxas:
+/// "Unresolved extern function ...weft_error_device_atomics_need_a_4_or_8_byte_type..."). Host code in the same
+/// file may use such atomics (they take a lock there); only device code that does fails.
+__device__ void weft_error_device_atomics_need_a_4_or_8_byte_type();
+template <class T>
+using device_word_t = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+
 /// Device: a compare-and-swap loop on the 32- or 64-bit word that holds the value.
 template <class T, class Op>
 __device__ inline T device_fetch_op(T* p, Op op) {
   if constexpr (sizeof(T) != 4 && sizeof(T) != 8) {
-    WEFT_IMPL_DEVICE_TRAP();  // device atomics exist for 4- and 8-byte types only
+    weft_error_device_atomics_need_a_4_or_8_byte_type();
     return *p;
-  }
-  using U = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
-  U* up = reinterpret_cast<U*>(p);
-  U old = *reinterpret_cast<volatile U*>(up);
-  while (true) {
-    T o;
-    memcpy(&o, &old, sizeof(T));
-    const T n = op(o);
-    U nu;
-    memcpy(&nu, &n, sizeof(T));
-    const U seen = atomicCAS(up, old, nu);
-    if (seen == old) return o;
-    old = seen;
+  } else {
+    using U = device_word_t<T>;
+    U* up = reinterpret_cast<U*>(p);
+    U old = *reinterpret_cast<volatile U*>(up);
+    while (true) {
+      T o;
+      memcpy(&o, &old, sizeof(T));
+      const T n = op(o);
+      U nu;
+      memcpy(&nu, &n, sizeof(T));
+      const U seen = device_compare_and_swap(up, old, nu);
+      if (seen == old) return o;
+      old = seen;
+    }
   }
 }
 #endif
@@ -139,17 +150,18 @@ WEFT_INLINE_FUNCTION T atomic_compare_exchange(T* p, std::type_identity_t<T> exp
                                                std::type_identity_t<T> desired) {
 #if WEFT_IMPL_DEVICE_PASS
   if constexpr (sizeof(T) != 4 && sizeof(T) != 8) {
-    WEFT_IMPL_DEVICE_TRAP();  // device atomics exist for 4- and 8-byte types only
+    impl::weft_error_device_atomics_need_a_4_or_8_byte_type();
     return *p;
+  } else {
+    using U = impl::device_word_t<T>;
+    U e, d;
+    memcpy(&e, &expected, sizeof(T));
+    memcpy(&d, &desired, sizeof(T));
+    const U r = impl::device_compare_and_swap(reinterpret_cast<U*>(p), e, d);
+    T out;
+    memcpy(&out, &r, sizeof(T));
+    return out;
   }
-  using U = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
-  U e, d;
-  memcpy(&e, &expected, sizeof(T));
-  memcpy(&d, &desired, sizeof(T));
-  const U r = atomicCAS(reinterpret_cast<U*>(p), e, d);
-  T out;
-  memcpy(&out, &r, sizeof(T));
-  return out;
 #else
   if constexpr (std::is_integral_v<T> || impl::atomic_via_integer_v<T>) {
     using U = std::conditional_t<std::is_integral_v<T>, T, impl::atomic_uint_t<T> >;

@@ -23,7 +23,7 @@ inline constexpr std::size_t serial_copy_bytes = std::size_t(1) << 16;
 /// through raw pointers (deep_copy's and View initialization's element loops); nothing elsewhere.
 template <class Exec>
 void note_device_kernel_access(const void* p, std::size_t bytes, bool write, std::string_view label) {
-#if WEFT_HAS_GPU_EMU
+#if WEFT_IMPL_ACCESS_HOOKS
   if constexpr (!Exec::impl_is_host_space) note_kernel_access(p, bytes, write, label);
 #else
   (void)p, (void)bytes, (void)write, (void)label;
@@ -95,7 +95,7 @@ concept AsyncCopyExec = requires(const E& e, void* d, const void* s, std::size_t
 /// Host memory on both sides, copied by the calling thread or, when large, by a parallel_for on `exec`.
 template <class Exec>
 void host_copy_bytes(const Exec& exec, void* d, const void* s, std::size_t bytes) {
-#if WEFT_HAS_GPU_EMU
+#if WEFT_IMPL_ACCESS_HOOKS
   host_copy_check(d, s, bytes);  // the stream-order checker: queued work may still write s or touch d
 #endif
   if (bytes < serial_copy_bytes || t_in_host_parallel) {

@@ -51,33 +51,35 @@ auto to_policy(const P& p) {
     return p;
 }
 
+/// What a policy iterates over: what the functor is called with, and which engine runs it.
+enum class PolicyKind { range, md_range, team };
 template <class P>
 struct policy_kind {
-  static constexpr int value = 0;  // range
+  static constexpr PolicyKind value = PolicyKind::range;
 };
 template <class... A>
 struct policy_kind<MDRangePolicy<A...>> {
-  static constexpr int value = 1;
+  static constexpr PolicyKind value = PolicyKind::md_range;
 };
 template <class... A>
 struct policy_kind<TeamPolicy<A...>> {
-  static constexpr int value = 2;
+  static constexpr PolicyKind value = PolicyKind::team;
 };
 
 /// Whether f can be called with the policy's arguments (work tag, indices or member) followed by Extra.
 template <class Policy, class F, class... Extra>
 constexpr bool callable_with_policy() {
   using Tag = typename Policy::work_tag;
-  constexpr int kind = policy_kind<Policy>::value;
+  constexpr PolicyKind kind = policy_kind<Policy>::value;
   auto check = []<class... Idx>(std::type_identity<Idx>...) {
     if constexpr (std::is_void_v<Tag>)
       return std::is_invocable_v<const F&, Idx..., Extra...>;
     else
       return std::is_invocable_v<const F&, Tag, Idx..., Extra...>;
   };
-  if constexpr (kind == 0) {
+  if constexpr (kind == PolicyKind::range) {
     return check(std::type_identity<typename Policy::index_type>{});
-  } else if constexpr (kind == 1) {
+  } else if constexpr (kind == PolicyKind::md_range) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       return check(std::type_identity<std::conditional_t<(I < 64), typename Policy::index_type, void>>{}...);
     }
@@ -90,12 +92,12 @@ constexpr bool callable_with_policy() {
 /// static_asserts with a message naming the mistake; returns whether the dispatch may be instantiated.
 template <class F, class Policy>
 constexpr bool check_for_functor() {
-  constexpr int kind = policy_kind<Policy>::value;
-  if constexpr (kind == 0)
+  constexpr PolicyKind kind = policy_kind<Policy>::value;
+  if constexpr (kind == PolicyKind::range)
     static_assert(callable_with_policy<Policy, F>(),
                   "weft::parallel_for over a RangePolicy: the functor must be callable as f(i) "
                   "(or f(Tag{}, i) when the policy has a work tag)");
-  else if constexpr (kind == 1)
+  else if constexpr (kind == PolicyKind::md_range)
     static_assert(callable_with_policy<Policy, F>(),
                   "weft::parallel_for over an MDRangePolicy<Rank<N>>: the functor must take N indices "
                   "f(i0, ..., iN-1) (after Tag{} when the policy has a work tag)");
@@ -273,7 +275,7 @@ inline void parallel_reduce(const P& policy, const F& f, Results&&... results) {
 namespace impl {
 template <class F, class Policy, class Adaptor>
 void run_scan(std::string_view label, const Policy& p, const F& f, const Adaptor& adaptor) {
-  static_assert(policy_kind<Policy>::value == 0, "weft::parallel_scan takes a RangePolicy or a count");
+  static_assert(policy_kind<Policy>::value == PolicyKind::range, "weft::parallel_scan takes a RangePolicy or a count");
   using V = typename Adaptor::value_type;
   constexpr bool callable =
       Adaptor::is_array ? callable_with_policy<Policy, F, V*, bool>() : callable_with_policy<Policy, F, V&, bool>();

@@ -75,7 +75,7 @@ struct SpaceAccessibility {
 
 // ---- the host memory space -----------------------------------------------------------------
 /// Host memory (64-byte aligned). SharedSpace and SharedHostPinnedSpace alias it in host-only builds.
-#if WEFT_HAS_GPU_EMU
+#if WEFT_IMPL_ACCESS_HOOKS
 namespace impl {
 /// Aborts, naming the View, when code running in a GpuEmu kernel touches HostSpace memory; in host code, checks
 /// the access against queued, unordered work of the emulated streams (backends/emu/src/gpuemu.cpp).
@@ -97,7 +97,7 @@ class HostSpace {
   void* allocate(std::size_t bytes, std::string_view label = {}) const;
   void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
   static constexpr bool impl_host_accessible = true;
-#if WEFT_HAS_GPU_EMU
+#if WEFT_IMPL_ACCESS_HOOKS
   /// Called by View accesses when bounds checks are on: a GpuEmu kernel, like a GPU's, cannot reach host
   /// memory, so a host View captured in a device kernel stops there instead of working by accident.
   static void impl_check_access(const char* label, const void* p, std::size_t bytes) {

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -176,12 +177,15 @@ struct SharedAllocationRecord {
   std::string label;
   SharedAllocationRecord* prev = nullptr;
   SharedAllocationRecord* next = nullptr;
+  /// Builds with bounds checks: a copy of the label in the allocation's own memory space (null for HostSpace),
+  /// so that a bounds error inside a device kernel can name the View; freed with the record.
+  char* device_label = nullptr;
 };
 void record_register(SharedAllocationRecord* r);
 void record_unregister(SharedAllocationRecord* r) noexcept;
 [[noreturn]] void throw_view_error(std::string_view label, const std::string& what);
 
-#if WEFT_HAS_GPU_EMU
+#if WEFT_IMPL_ACCESS_HOOKS
 /// Set while GpuEmu copies a kernel object for a launch: every managed View copied then reports the bytes
 /// it spans and whether its data are const (the stream-order checker's record of what the kernel touches).
 struct ViewCaptureSink {
@@ -196,19 +200,42 @@ inline thread_local ViewCaptureSink* t_view_capture = nullptr;
 class ViewTracker {
  public:
   ViewTracker() = default;
-  explicit ViewTracker(SharedAllocationRecord* r) : bits_(reinterpret_cast<std::uintptr_t>(r)) {}
-  WEFT_INLINE_FUNCTION ViewTracker(const ViewTracker& o) : bits_(o.bits_) { retain(); }
-  WEFT_INLINE_FUNCTION ViewTracker(ViewTracker&& o) noexcept : bits_(o.bits_) { o.bits_ = 0; }
+  explicit ViewTracker(SharedAllocationRecord* r) : bits_(reinterpret_cast<std::uintptr_t>(r)) {
+#if WEFT_HAS_BOUNDS_CHECK
+    device_label_ = r ? r->device_label : nullptr;
+#endif
+  }
+  WEFT_INLINE_FUNCTION ViewTracker(const ViewTracker& o) : bits_(o.bits_) {
+#if WEFT_HAS_BOUNDS_CHECK
+    device_label_ = o.device_label_;
+#endif
+    retain();
+  }
+  WEFT_INLINE_FUNCTION ViewTracker(ViewTracker&& o) noexcept : bits_(o.bits_) {
+#if WEFT_HAS_BOUNDS_CHECK
+    device_label_ = o.device_label_;
+    o.device_label_ = nullptr;
+#endif
+    o.bits_ = 0;
+  }
   WEFT_INLINE_FUNCTION ViewTracker& operator=(const ViewTracker& o) {
     if (this != &o) {
       ViewTracker tmp(o);
-      std::swap(bits_, tmp.bits_);
+      swap(tmp);
     }
     return *this;
   }
   WEFT_INLINE_FUNCTION ViewTracker& operator=(ViewTracker&& o) noexcept {
-    std::swap(bits_, o.bits_);
+    swap(o);
     return *this;
+  }
+  /// The label as device code can read it (builds with bounds checks, device memory spaces), else null.
+  WEFT_INLINE_FUNCTION const char* device_label() const {
+#if WEFT_HAS_BOUNDS_CHECK
+    return device_label_;
+#else
+    return nullptr;
+#endif
   }
   WEFT_INLINE_FUNCTION ~ViewTracker() { release(); }
   WEFT_INLINE_FUNCTION SharedAllocationRecord* record() const {
@@ -219,10 +246,19 @@ class ViewTracker {
   WEFT_INLINE_FUNCTION ViewTracker untracked() const {
     ViewTracker t;
     t.bits_ = bits_ | (bits_ ? 1u : 0u);
+#if WEFT_HAS_BOUNDS_CHECK
+    t.device_label_ = device_label_;
+#endif
     return t;
   }
 
  private:
+  WEFT_INLINE_FUNCTION void swap(ViewTracker& o) noexcept {
+    std::swap(bits_, o.bits_);
+#if WEFT_HAS_BOUNDS_CHECK
+    std::swap(device_label_, o.device_label_);
+#endif
+  }
   WEFT_INLINE_FUNCTION void retain() {
 #if WEFT_IMPL_DEVICE_PASS
     bits_ |= bits_ ? 1u : 0u;  // device copies never count
@@ -243,8 +279,14 @@ class ViewTracker {
     }
 #endif
     bits_ = 0;
+#if WEFT_HAS_BOUNDS_CHECK
+    device_label_ = nullptr;
+#endif
   }
   std::uintptr_t bits_ = 0;
+#if WEFT_HAS_BOUNDS_CHECK  // the build's setting (not a file's WEFT_BOUNDS_CHECK): the layout is the same everywhere
+  const char* device_label_ = nullptr;
+#endif
 };
 
 /// Constructs (value-initializes) or destroys the elements of an allocation; defined in deep_copy.hpp.
@@ -257,11 +299,37 @@ void destroy_elements(T* p, std::size_t n) {
   }
 }
 
+/// Builds with bounds checks: the label copied into Space's memory, where a device kernel can read it (none for
+/// HostSpace, whose Views device code may not touch; host code reads the record's label).
+template <class Space>
+char* device_label_copy(const std::string& label) {
+#if WEFT_HAS_BOUNDS_CHECK
+  if constexpr (!std::is_same_v<Space, HostSpace>) {
+    const std::size_t n = label.size() + 1;
+    auto* p = static_cast<char*>(Space().allocate(n, label));
+    // Device memory: enqueued on the default instance's stream, never waited for (the record's string outlives
+    // the copy; only an error message reads the bytes).
+    if constexpr (requires(const typename Space::execution_space& e) { e.impl_copy_bytes_async(p, p, n); })
+      typename Space::execution_space().impl_copy_bytes_async(p, label.c_str(), n);
+    else
+      std::memcpy(p, label.c_str(), n);
+    return p;
+  }
+#endif
+  (void)label;
+  return nullptr;
+}
+template <class Space>
+void device_label_free(SharedAllocationRecord* r) {
+  if (r->device_label) Space().deallocate(r->device_label, r->label.size() + 1, r->label);
+}
+
 template <class T, class Space>
 void destroy_record(SharedAllocationRecord* r) {
   record_unregister(r);
   destroy_elements<T, Space>(static_cast<T*>(r->data), r->bytes / sizeof(T));
   Space().deallocate(r->data, r->bytes, r->label);
+  device_label_free<Space>(r);
   delete r;
 }
 
@@ -271,6 +339,13 @@ SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, b
   const std::size_t bytes = n * sizeof(T);
   void* p = Space().allocate(bytes, label);
   auto* r = new SharedAllocationRecord{1, p, bytes, Space::name(), &destroy_record<T, Space>, std::string(label)};
+  try {
+    r->device_label = device_label_copy<Space>(r->label);
+  } catch (...) {
+    Space().deallocate(p, bytes, label);
+    delete r;
+    throw;
+  }
   record_register(r);
   if (initialize || !std::is_trivially_default_constructible_v<T>) {
     try {
@@ -278,6 +353,7 @@ SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, b
     } catch (...) {
       record_unregister(r);
       Space().deallocate(p, bytes, label);
+      device_label_free<Space>(r);
       delete r;
       throw;
     }
@@ -426,7 +502,7 @@ class View {
 
   // ---- construction ----
   View() = default;
-#if WEFT_HAS_GPU_EMU
+#if WEFT_IMPL_ACCESS_HOOKS
   View(const View& o) : ptr_(o.ptr_), map_(o.map_), track_(o.track_) {
     if (impl::t_view_capture && track_.record()) [[unlikely]]
       impl::t_view_capture->note(impl::t_view_capture->ctx, track_.record(), ptr_, map_.span() * sizeof(value_type),
@@ -674,7 +750,8 @@ class View {
     }
     for (int k = 0; k < R; ++k)
       if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) {
-        printf("weft: View bounds error: index %lld of dimension %d is outside extent %llu\n", (long long)idx[k], k,
+        printf("weft: View \"%s\" bounds error: index %lld of dimension %d is outside extent %llu\n",
+               track_.device_label() ? track_.device_label() : "(label not on the device)", (long long)idx[k], k,
                (unsigned long long)map_.ext[k]);
         WEFT_IMPL_DEVICE_TRAP();
       }

@@ -22,12 +22,7 @@
 #include <vector>
 
 #include <weft/algorithms/blocked.hpp>
-#if WEFT_HAS_CUDA || WEFT_HAS_HIP
-#include <weft/gpu/radix_sort.hpp>
-#define WEFT_IMPL_VENDOR_SORT 1
-#else
-#define WEFT_IMPL_VENDOR_SORT 0
-#endif
+#include <weft/algorithms/vendor_sort.hpp>
 
 namespace weft {
 namespace impl {
@@ -120,7 +115,6 @@ struct values_of<NoValues> {
   using type = int;
 };
 
-#if WEFT_IMPL_VENDOR_SORT
 /// The vendor path of radix_sort on weft::Cuda (CUB) and weft::HIP (rocPRIM), n < 2^31: the keys as bit
 /// patterns in k0 (k1 scratch); values follow a 32-bit index payload and are gathered once at the end, so the
 /// library is instantiated for four key widths only (in Weft, not in the user's file). Key order, -0.0 and NaN
@@ -162,7 +156,6 @@ void vendor_sort(const E& exec, const K& keys, const VV* values, const KU& k0, c
       "weft::sort (from bits)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
       WEFT_LAMBDA(std::int64_t i) { keys(i) = RK::from(sorted[i]); });
 }
-#endif
 
 /// Radix-sorts keys (any rank-1 View) and, when given, values alongside.
 template <class E, class K, class VV>
@@ -178,11 +171,9 @@ void radix_sort(const E& exec, const K& keys, const VV* values) {
   parallel_for(
       "weft::sort (to bits)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
       WEFT_LAMBDA(std::int64_t i) { k0(i) = RK::to(keys(i)); });
-#if WEFT_IMPL_VENDOR_SORT
   if constexpr (has_vendor_radix_sort_v<E>) {
     if (n <= std::int64_t(0x7fffffff)) return vendor_sort(exec, keys, values, k0, k1);
   }
-#endif
   const std::int64_t blocks = algorithm_blocks(exec, n);
   const BlockRange br{n, blocks};
   View<std::int64_t*, M> hist(view_alloc(WithoutInitializing, "weft::sort histogram"), 256 * blocks);

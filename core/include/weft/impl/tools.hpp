@@ -9,6 +9,14 @@
 
 namespace weft::impl::tools {
 
+/// A backend's range annotations (NVTX on CUDA builds: Nsight Systems shows kernels and regions by name, with
+/// or without a tool library); each kernel and profiling region is pushed and popped through them when set.
+struct RangeAnnotator {
+  void (*push)(const char* name) = nullptr;
+  void (*pop)() = nullptr;
+};
+void set_range_annotator(RangeAnnotator a) noexcept;
+
 /// True when a tool library or the built-in timer listens.
 extern bool g_active;
 /// WEFT_PROFILE=launches: every GPU kernel launch prints its label, grid, block and dynamic shared memory.

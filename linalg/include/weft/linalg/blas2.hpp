@@ -13,19 +13,17 @@ namespace weft::linalg {
 namespace impl {
 // The vendor paths: y = alpha op(A) x + beta y; false when A has no unit stride. CBLAS (linalg/src/vendor_blas.cpp)
 // and, on weft::Cuda, cuBLAS (linalg/src/vendor_cublas.cpp, stream-ordered).
-#define WEFT_IMPL_GEMV_DECL(T)                                                                                         \
-  bool vendor_gemv(bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs, const T* x, long incx, T beta,  \
-                   T* y, long incy);                                                                                   \
-  WEFT_IMPL_IF_CUDA(bool device_vendor_gemv(const Cuda& exec, bool at, long m, long n, T alpha, const T* a, long a_rs, \
-                                            long a_cs, const T* x, long incx, T beta, T* y, long incy);)
+#define WEFT_IMPL_GEMV_DECL(T)                                                                                        \
+  bool vendor_gemv(bool at, long m, long n, T alpha, const T* a, long a_rs, long a_cs, const T* x, long incx, T beta, \
+                   T* y, long incy);
 WEFT_IMPL_FOR_BLAS_TYPES(WEFT_IMPL_GEMV_DECL)
 #undef WEFT_IMPL_GEMV_DECL
 
 /// The vendor gemv of exec's space: cuBLAS on weft::Cuda; CBLAS, which is synchronous, after the instance's work.
 template <class Exec, class... Args>
 bool space_vendor_gemv(const Exec& exec, const Args&... args) {
-  if constexpr (is_cuda_v<Exec>) {
-    return device_vendor_gemv(exec, args...);
+  if constexpr (DeviceVendorBlas<Exec>::available) {
+    return DeviceVendorBlas<Exec>::gemv(exec, args...);
   } else {
     exec.fence();
     return vendor_gemv(args...);
@@ -51,7 +49,7 @@ void matrix_vector_impl(const Exec& exec, const MatOp<AV>& A, const X& x, const 
   // y = z + A x with no columns is y = z; BLAS's quick return would leave y untouched instead of zeroing it.
   if ((m == 0 || n == 0) && impl == Impl::vendor) impl = Impl::native;
   // CBLAS on host spaces, cuBLAS on Cuda (automatic follows each space's table)
-  constexpr bool on_cuda = is_cuda_v<Exec>;
+  constexpr bool on_cuda = DeviceVendorBlas<Exec>::available;
   if constexpr ((Exec::impl_is_host_space || on_cuda) && vendor_type_v<T> &&
                 std::is_same_v<typename AV::non_const_value_type, T> &&
                 std::is_same_v<typename X::non_const_value_type, T>) {

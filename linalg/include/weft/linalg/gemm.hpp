@@ -14,11 +14,12 @@
 #include <vector>
 
 #include <weft/linalg/blas1.hpp>
+#include <weft/linalg/device_vendor.hpp>
 #include <weft/linalg/epilogue.hpp>
 #include <weft/weft.hpp>
+/// Whether this build has a GPU backend, whose device_gemm (<weft/linalg/device_gemm.hpp>) is included at the end.
 #if WEFT_HAS_CUDA || WEFT_HAS_HIP || WEFT_HAS_GPU_EMU
 #define WEFT_IMPL_LINALG_GPU 1
-#include <weft/linalg/gpu_gemm.hpp>
 #else
 #define WEFT_IMPL_LINALG_GPU 0
 #endif
@@ -98,22 +99,8 @@ MatOp<V> as_matop(const Scaled<S, Transposed<V>>& s) {
   return m;
 }
 
-/// Whether Exec is weft::Cuda (whose vendor BLAS is cuBLAS), false in builds without CUDA.
-template <class Exec>
-inline constexpr bool is_cuda_v =
-#if WEFT_HAS_CUDA
-    std::is_same_v<Exec, Cuda>;
-#else
-    false;
-#endif
 /// The declarations of a vendor entry point for the four BLAS types; M(T) declares one.
 #define WEFT_IMPL_FOR_BLAS_TYPES(M) M(double) M(float) M(std::complex<double>) M(std::complex<float>)
-/// Its argument only in CUDA builds (the cuBLAS entry points take a weft::Cuda).
-#if WEFT_HAS_CUDA
-#define WEFT_IMPL_IF_CUDA(...) __VA_ARGS__
-#else
-#define WEFT_IMPL_IF_CUDA(...)
-#endif
 
 /// The element types a vendor BLAS takes.
 template <class T>
@@ -289,20 +276,11 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
   }
 }
 
-/// Device spaces: Weft's tiled GPU kernel (gpu_gemm.hpp: DMMA tensor-core tiles for double on CUDA and GpuEmu,
-/// register-tiled SIMT otherwise).
+/// Device spaces: Weft's tiled GPU kernel (DMMA tensor-core tiles for double on CUDA and GpuEmu, register-tiled
+/// SIMT otherwise). Declared here; defined with the kernel (<weft/linalg/device_gemm.hpp>) in builds that have a
+/// GPU backend (a build without one has no device space to call it with).
 template <class Exec, class AV, class BV, class CV, class EV, class Ep>
-void device_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, const Ep& ep) {
-#if WEFT_IMPL_LINALG_GPU
-  using T = typename CV::non_const_value_type;
-  using In = typename AV::non_const_value_type;
-  constexpr bool tf32_capable = !WEFT_HAS_HIP && std::is_same_v<In, float> && std::is_same_v<T, float>;
-  gpu_gemm::run(exec, A.view, A.trans, B.view, B.trans, C, E, A.alpha * B.alpha,
-                gpu_gemm::mma_default_v<In, T> || (tf32_capable && tf32_allowed()), ep);
-#else
-  static_assert(sizeof(Exec) == 0, "weft::linalg::matrix_product: no GPU backend in this build");
-#endif
-}
+void device_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, const Ep& ep);
 
 // The vendor path (linalg/src/vendor_blas.cpp): returns false when the operands do not suit it.
 bool vendor_gemm(bool at, bool bt, long m, long n, long k, double alpha, const double* a, long a_rs, long a_cs,
@@ -315,28 +293,6 @@ bool vendor_gemm(bool at, bool bt, long m, long n, long k, std::complex<double> 
 bool vendor_gemm(bool at, bool bt, long m, long n, long k, std::complex<float> alpha, const std::complex<float>* a,
                  long a_rs, long a_cs, const std::complex<float>* b, long b_rs, long b_cs, std::complex<float> beta,
                  std::complex<float>* c, long c_rs, long c_cs);
-
-#if WEFT_HAS_CUDA
-// cuBLAS on weft::Cuda (linalg/src/vendor_cublas.cpp): returns false when the operands do not suit it.
-bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, double alpha, const double* a,
-                        long a_rs, long a_cs, const double* b, long b_rs, long b_cs, double beta, double* c, long c_rs,
-                        long c_cs);
-bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, float alpha, const float* a,
-                        long a_rs, long a_cs, const float* b, long b_rs, long b_cs, float beta, float* c, long c_rs,
-                        long c_cs);
-bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, std::complex<double> alpha,
-                        const std::complex<double>* a, long a_rs, long a_cs, const std::complex<double>* b, long b_rs,
-                        long b_cs, std::complex<double> beta, std::complex<double>* c, long c_rs, long c_cs);
-bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, std::complex<float> alpha,
-                        const std::complex<float>* a, long a_rs, long a_cs, const std::complex<float>* b, long b_rs,
-                        long b_cs, std::complex<float> beta, std::complex<float>* c, long c_rs, long c_cs);
-bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, float alpha, const half_t* a,
-                        long a_rs, long a_cs, const half_t* b, long b_rs, long b_cs, float beta, float* c, long c_rs,
-                        long c_cs);
-bool device_vendor_gemm(const Cuda& exec, bool at, bool bt, long m, long n, long k, float alpha, const bhalf_t* a,
-                        long a_rs, long a_cs, const bhalf_t* b, long b_rs, long b_cs, float beta, float* c, long c_rs,
-                        long c_cs);
-#endif
 
 template <class V>
 long stride_of(const V& v, int d) {
@@ -393,23 +349,22 @@ bool vendor_product(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, co
   }
 }
 
-#if WEFT_HAS_CUDA
-/// cuBLAS on weft::Cuda unless the call asks for Weft's kernel: true when it ran; Impl::vendor raises when cuBLAS
-/// cannot take the operands as they are.
-template <class AV, class BV, class CV, class EV, class Ep>
-bool try_cublas(const Cuda& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, Impl impl,
-                const Ep& ep) {
+/// The device vendor BLAS of Exec (DeviceVendorBlas, e.g. cuBLAS on weft::Cuda) unless the call asks for Weft's
+/// kernel: true when it ran; Impl::vendor raises when the vendor cannot take the operands as they are.
+template <class Exec, class AV, class BV, class CV, class EV, class Ep>
+bool try_device_vendor(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, Impl impl,
+                       const Ep& ep) {
+  using Vendor = DeviceVendorBlas<Exec>;
   if (A.cols() == 0 || !wants_vendor<typename AV::non_const_value_type>(
                            impl, "gemm", 2.0 * double(C.extent(0)) * double(C.extent(1)) * double(A.cols()), true))
     return false;
-  if (vendor_product(exec, A, B, C, E, ep, [&](auto&&... x) { return device_vendor_gemm(exec, x...); })) return true;
+  if (vendor_product(exec, A, B, C, E, ep, [&](auto&&... x) { return Vendor::gemm(exec, x...); })) return true;
   if (impl == Impl::vendor)
-    throw Error(
-        "weft::linalg::matrix_product: cuBLAS cannot take these operands as they are (it needs unit stride along "
-        "rows or columns of A, B and C, and sizes below 2^31); use Impl::native or Impl::automatic");
+    throw Error(std::string("weft::linalg::matrix_product: ") + Vendor::name +
+                " cannot take these operands as they are (it needs unit stride along rows or columns of A, B and C, "
+                "and sizes below 2^31); use Impl::native or Impl::automatic");
   return false;
 }
-#endif
 
 /// A float copy of a half_t/bhalf_t operand (for the host GEMM), with the same transposition and scale.
 template <class Exec, class V, class M = typename V::memory_space>
@@ -448,11 +403,9 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
   if (impl == Impl::automatic) impl = default_impl();
   if (A.cols() == 0 && impl == Impl::vendor) impl = Impl::native;  // C = E (or 0): nothing for a BLAS to do
   if constexpr (is_float16_v<In>) {
-#if WEFT_HAS_CUDA
-    if constexpr (std::is_same_v<Exec, Cuda>) {  // cublasGemmEx, float accumulation
-      if (try_cublas(exec, A, B, C, E, impl, ep)) return;
+    if constexpr (DeviceVendorBlas<Exec>::available) {  // cuBLAS: cublasGemmEx, float accumulation
+      if (try_device_vendor(exec, A, B, C, E, impl, ep)) return;
     }
-#endif
     if (impl == Impl::vendor && A.cols() > 0)
       throw Error("weft::linalg::matrix_product: Impl::vendor asked for half_t/bhalf_t operands \"" + A.view.label() +
                   "\" and \"" + B.view.label() +
@@ -474,11 +427,9 @@ void matrix_product_impl(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& 
         // automatic: Weft's own kernel
       }
     }
-#if WEFT_HAS_CUDA
-    if constexpr (std::is_same_v<Exec, Cuda> && vendor_type_v<T>) {
-      if (try_cublas(exec, A, B, C, E, impl, ep)) return;
+    if constexpr (DeviceVendorBlas<Exec>::available && vendor_type_v<T>) {
+      if (try_device_vendor(exec, A, B, C, E, impl, ep)) return;
     }
-#endif
     if (impl == Impl::vendor && !Exec::impl_is_host_space)
       throw Error(std::string("weft::linalg::matrix_product: Impl::vendor asked for on ") + Exec::name() +
                   ", which has no vendor BLAS for these operands; use Impl::native or Impl::automatic");
@@ -607,3 +558,7 @@ requires(is_view_v<E>&& is_view_v<C>) void matrix_product(const Exec& exec, cons
     impl::matrix_product_impl(exec, impl::as_matop(a), impl::as_matop(b), c, &e, impl);
 }
 }  // namespace weft::linalg
+
+#if WEFT_IMPL_LINALG_GPU
+#include <weft/linalg/device_gemm.hpp>
+#endif

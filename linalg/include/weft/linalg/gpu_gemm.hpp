@@ -27,6 +27,7 @@
 
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/gpu/mma.hpp>
+#include <weft/impl/round_up.hpp>
 #include <weft/linalg/epilogue.hpp>
 #include <weft/weft.hpp>
 
@@ -47,7 +48,7 @@ struct Slab {
   static constexpr bool kfast = KFast;
   static constexpr int ld = KFast ? S::bk + S::padk : Rows + S::pad;
   static constexpr int lines = KFast ? Rows : S::bk, len = KFast ? S::bk : Rows;  // contiguous lines of len
-  static constexpr std::size_t bytes = (std::size_t(lines) * ld * sizeof(In) + 15) / 16 * 16;
+  static constexpr std::size_t bytes = weft::impl::round_up<std::size_t>(std::size_t(lines) * ld * sizeof(In), 16);
   WEFT_DEVICE static constexpr int at(int r, int p) { return KFast ? r * ld + p : p * ld + r; }
 };
 

@@ -188,17 +188,15 @@ constexpr bool lower_v = std::is_same_v<T, lower_triangle_t>;
 // stream-ordered).
 #define WEFT_IMPL_TRSM_DECL(T)                                                                                        \
   bool vendor_trsm(bool left, bool lower, bool unit, bool at, long m, long n, const T* a, long a_rs, long a_cs, T* x, \
-                   long x_rs, long x_cs);                                                                             \
-  WEFT_IMPL_IF_CUDA(bool device_vendor_trsm(const Cuda& exec, bool left, bool lower, bool unit, bool at, long m,      \
-                                            long n, const T* a, long a_rs, long a_cs, T* x, long x_rs, long x_cs);)
+                   long x_rs, long x_cs);
 WEFT_IMPL_FOR_BLAS_TYPES(WEFT_IMPL_TRSM_DECL)
 #undef WEFT_IMPL_TRSM_DECL
 
 /// The vendor trsm of exec's space: cuBLAS on weft::Cuda; CBLAS, which is synchronous, after the instance's work.
 template <class Exec, class... Args>
 bool space_vendor_trsm(const Exec& exec, const Args&... args) {
-  if constexpr (is_cuda_v<Exec>) {
-    return device_vendor_trsm(exec, args...);
+  if constexpr (DeviceVendorBlas<Exec>::available) {
+    return DeviceVendorBlas<Exec>::trsm(exec, args...);
   } else {
     exec.fence();
     return vendor_trsm(args...);
@@ -214,7 +212,7 @@ bool try_vendor_trsm(const Exec& exec, const char* who, Impl impl, bool left, bo
   if (impl == Impl::automatic) impl = default_impl();
   if (impl == Impl::native) return false;
   // CBLAS on host spaces, cuBLAS on Cuda (automatic follows each space's table)
-  constexpr bool on_cuda = is_cuda_v<Exec>;
+  constexpr bool on_cuda = DeviceVendorBlas<Exec>::available;
   if constexpr ((Exec::impl_is_host_space || on_cuda) && vendor_type_v<T> &&
                 std::is_same_v<typename AV::non_const_value_type, T>) {
     const double na = double(left ? m : n);

@@ -2,6 +2,7 @@
 // shim that backends/gpu/ launches its kernels through. Compiled as CUDA (weft_compile_for_backend).
 #pragma once
 
+#include <weft/config.hpp>
 #include <weft/impl/tools.hpp>
 
 #include <cuda_runtime.h>
@@ -9,9 +10,11 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <iosfwd>
+#include <string>
 #include <string_view>
 
+#include <weft/gpu/front.hpp>
 #include <weft/gpu/runtime.hpp>
 #include <weft/launch_bounds.hpp>
 #include <weft/layouts.hpp>
@@ -23,111 +26,94 @@ namespace weft {
 class Cuda;
 
 namespace impl {
-[[noreturn]] void cuda_throw(cudaError_t e, const char* what, std::string_view label);
+/// The CUDA runtime as backends/gpu's shared runtime and front classes see it (<weft/gpu/runtime.hpp>).
+struct CudaApi {
+  using execution_space = Cuda;
+  using stream_t = cudaStream_t;
+  using error_t = cudaError_t;
+  using event_t = cudaEvent_t;
+  static constexpr error_t success = cudaSuccess;
+  static constexpr const char* backend = "Cuda";
+  static constexpr const char* device_space = "CudaSpace";
+  static constexpr const char* architectures_option = "CMAKE_CUDA_ARCHITECTURES";
+  static constexpr const char* architectures = WEFT_CUDA_ARCHITECTURES;
+  static constexpr const char* no_device_advice =
+      "run on a machine with an NVIDIA GPU and its driver, or configure without -DWEFT_ENABLE_CUDA (the emu "
+      "preset runs Weft's GPU kernels on the CPU)";
+  static const char* error_name(error_t e) { return cudaGetErrorName(e); }
+  static const char* error_string(error_t e) { return cudaGetErrorString(e); }
+  static error_t get_last_error() { return cudaGetLastError(); }
+  static error_t device_count(int* n) { return cudaGetDeviceCount(n); }
+  static error_t set_device(int d) { return cudaSetDevice(d); }
+  static error_t device_sync() { return cudaDeviceSynchronize(); }
+  static int multiprocessor_count(int d);
+  static std::size_t shared_per_block(int d);
+  static std::string arch(int d);
+  static bool describe(std::ostream& os, int d);
+  static error_t stream_create(stream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking); }
+  static void stream_destroy(stream_t s) { cudaStreamDestroy(s); }
+  static error_t stream_sync(stream_t s) { return cudaStreamSynchronize(s); }
+  static error_t memcpy_async(void* dst, const void* src, std::size_t bytes, stream_t s) {
+    return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s);
+  }
+  static error_t memset_async(void* p, int v, std::size_t bytes, stream_t s) { return cudaMemsetAsync(p, v, bytes, s); }
+  static error_t malloc(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+  static void free(void* p) { cudaFree(p); }
+  static error_t malloc_host(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+  static void free_host(void* p) { cudaFreeHost(p); }
+  static error_t malloc_managed(void** p, std::size_t bytes) { return cudaMallocManaged(p, bytes); }
+  static void free_managed(void* p) { cudaFree(p); }
+  static error_t event_create(event_t* e) { return cudaEventCreateWithFlags(e, cudaEventDisableTiming); }
+  static error_t event_record(event_t e, stream_t s) { return cudaEventRecord(e, s); }
+  static error_t event_query(event_t e) { return cudaEventQuery(e); }
+  static error_t event_sync(event_t e) { return cudaEventSynchronize(e); }
+  static void event_destroy(event_t e) { cudaEventDestroy(e); }
+  static error_t mem_get_info(std::size_t* free_b, std::size_t* total_b) { return cudaMemGetInfo(free_b, total_b); }
+};
+using CudaFront = gpu_rt::Front<CudaApi>;
 inline void cuda_check(cudaError_t e, const char* what, std::string_view label = {}) {
-  if (e != cudaSuccess) [[unlikely]]
-    cuda_throw(e, what, label);
+  CudaFront::check(e, what, label);
 }
-void cuda_copy_bytes(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, bool wait);
-/// The default instance's stream (non-blocking; never the legacy stream, which it does not wait for).
-cudaStream_t cuda_default_stream();
-[[noreturn]] void cuda_host_access_abort(const char* space, const char* label);
 }  // namespace impl
 
-/// Device memory of the current GPU (cudaMalloc). Host code may not dereference it through a View.
-class CudaSpace {
+/// Device memory of the current GPU (cudaMalloc, through the caching pool). Host code may not dereference it
+/// through a View.
+class CudaSpace : public impl::gpu_rt::DeviceSpace<CudaSpace, impl::CudaApi> {
  public:
-  using memory_space = CudaSpace;
-  using execution_space = Cuda;
-  using size_type = std::size_t;
   static constexpr const char* name() { return "CudaSpace"; }
-  void* allocate(std::size_t bytes, std::string_view label = {}) const;
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
-  static constexpr bool impl_host_accessible = false;
   WEFT_INLINE_FUNCTION static void impl_check_access(const char* label) {
 #if !WEFT_IMPL_DEVICE_PASS
-    impl::cuda_host_access_abort(name(), label);
+    impl::CudaFront::host_access_abort(name(), label);
 #else
     (void)label;
 #endif
   }
-  static void impl_copy_bytes(void* dst, const void* src, std::size_t bytes) {
-    impl::cuda_copy_bytes(dst, src, bytes, impl::cuda_default_stream(), true);
-  }
 };
 
 /// Page-locked host memory (cudaMallocHost): host code and CUDA kernels both read it.
-class CudaHostPinnedSpace {
+class CudaHostPinnedSpace : public impl::gpu_rt::PinnedSpace<CudaHostPinnedSpace, impl::CudaApi> {
  public:
-  using memory_space = CudaHostPinnedSpace;
-  using size_type = std::size_t;
   static constexpr const char* name() { return "CudaHostPinnedSpace"; }
-  void* allocate(std::size_t bytes, std::string_view label = {}) const;
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
-  static constexpr bool impl_host_accessible = true;
 };
 
 /// Unified memory (cudaMallocManaged), the SharedSpace of CUDA builds.
-class CudaUVMSpace {
+class CudaUVMSpace : public impl::gpu_rt::ManagedSpace<CudaUVMSpace, impl::CudaApi> {
  public:
-  using memory_space = CudaUVMSpace;
-  using size_type = std::size_t;
   static constexpr const char* name() { return "CudaUVMSpace"; }
-  void* allocate(std::size_t bytes, std::string_view label = {}) const;
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
-  static constexpr bool impl_host_accessible = true;
 };
 
 namespace impl {
 struct CudaVendor;
-using CudaInstance = gpu_rt::Instance<cudaStream_t>;
-extern CudaInstance* g_cuda_default_instance;
-CudaInstance* cuda_instance_create(cudaStream_t stream, bool owned);
-void cuda_instance_release(CudaInstance* p) noexcept;
-int cuda_multiprocessor_count();
-int cuda_device_id();
-std::size_t cuda_shared_per_block();
-}  // namespace impl
+}
 
-class Cuda {
-  using handle_t = impl::gpu_rt::Handle<cudaStream_t, impl::cuda_instance_release>;
-
+/// The CUDA execution space: an instance is a non-blocking stream.
+class Cuda : public impl::gpu_rt::Execution<Cuda, impl::CudaApi, CudaSpace> {
  public:
-  using execution_space = Cuda;
-  using memory_space = CudaSpace;
-  using device_type = Device<Cuda, CudaSpace>;
-  using size_type = std::size_t;
-  using array_layout = LayoutLeft;
-  using scratch_memory_space = ScratchMemorySpace<Cuda>;
+  using Execution::Execution;
   using impl_vendor = impl::CudaVendor;
-  static constexpr bool impl_is_host_space = false;
-
-  /// The default instance (its own stream, created at initialize).
-  Cuda() : h_(impl::g_cuda_default_instance) {}
-  /// An instance on the user's stream (not destroyed by Weft).
-  explicit Cuda(cudaStream_t stream) : h_(handle_t::adopt(impl::cuda_instance_create(stream, false))) {}
-  static Cuda impl_create_instance(int = 1) { return Cuda(handle_t::adopt(impl::cuda_instance_create(nullptr, true))); }
-
-  static constexpr const char* name() { return "Cuda"; }
-  int concurrency() const { return impl::cuda_multiprocessor_count() * 2048; }
-  void fence(std::string_view label = {}) const {
-    impl::tools::FenceScope profile(label, impl_instance_id());
-    impl::count_instance_fence();
-    impl::cuda_check(cudaStreamSynchronize(cuda_stream()), "cudaStreamSynchronize", label);
-  }
   WEFT_INLINE_FUNCTION static bool in_parallel() { return WEFT_IMPL_DEVICE_PASS != 0; }
-  cudaStream_t cuda_stream() const { return h_.stream(); }
-  int cuda_device() const { return impl::cuda_device_id(); }
-  std::uint32_t impl_instance_id() const { return h_.id(); }
-  /// Enqueues a byte copy on this instance's stream (deep_copy(exec, ...)); returns at once.
-  void impl_copy_bytes_async(void* dst, const void* src, std::size_t bytes) const {
-    impl::cuda_copy_bytes(dst, src, bytes, cuda_stream(), false);
-  }
-  friend bool operator==(const Cuda& a, const Cuda& b) { return a.h_ == b.h_; }
-
- private:
-  explicit Cuda(handle_t h) : h_(std::move(h)) {}
-  handle_t h_;
+  cudaStream_t cuda_stream() const { return impl_stream(); }
+  int cuda_device() const { return impl::CudaFront::device_id(); }
 };
 
 namespace impl {
@@ -161,13 +147,6 @@ constexpr auto cuda_kernel_for() {
     return &cuda_kernel_bounded<LB::max_threads, LB::min_blocks, K>;
 }
 
-void* cuda_scratch_allocate(std::size_t bytes);
-void cuda_scratch_free(void* p, std::size_t bytes) noexcept;
-void* cuda_scratch_allocate_on(std::size_t bytes, cudaStream_t stream);
-void cuda_scratch_free_on(void* p, std::size_t bytes, cudaStream_t stream) noexcept;
-void* cuda_result_allocate(std::size_t bytes);
-void cuda_result_free(void* p, std::size_t bytes, cudaStream_t stream) noexcept;
-void cuda_check_launch(const char* label);
 void cuda_allow_shared(const void* kernel, std::size_t bytes, const char* label);
 
 /// Kernel K may use `bytes` of dynamic shared memory: above the 48 KiB every launch may have, CUDA needs the
@@ -182,21 +161,16 @@ void cuda_reserve_shared(std::size_t bytes, const char* label) {
   }
 }
 
-/// The CUDA vendor shim of backends/gpu/.
-struct CudaVendor {
+/// The CUDA vendor shim of backends/gpu/: the launch and the occupancy calculator (the rest is shared).
+struct CudaVendor : gpu_rt::VendorBase<Cuda, CudaApi> {
   static constexpr int blocks_per_multiprocessor = 4;
-  static int multiprocessor_count() { return cuda_multiprocessor_count(); }
-  /// The dynamic shared memory a block may have on the device (its opt-in maximum: 227 KiB on sm_90).
-  static std::size_t shared_per_block() { return cuda_shared_per_block(); }
   template <class LB = LaunchBounds<>, class Shape, class K>
   static void launch(const Cuda& exec, const char* label, const Shape& s, const K& k) {
-    if (impl::tools::g_print_launches) [[unlikely]]
-      impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
-    check_launch_bounds<LB>(label, s.threads());
+    prepare_launch<LB>(label, s);
     cuda_reserve_shared<LB, K>(s.shared_bytes, label);
     cuda_kernel_for<LB, K>()<<<dim3(s.grid.x, s.grid.y, s.grid.z), dim3(s.block.x, s.block.y, s.block.z),
                                s.shared_bytes, exec.cuda_stream()>>>(k);
-    cuda_check_launch(label);
+    CudaFront::check_launch(label);
   }
   /// The block size the occupancy calculator picks for kernel K, whose dynamic shared memory for a block of b
   /// threads is shared(b) (TeamPolicy with AUTO); `fallback` when the calculator cannot say.
@@ -211,29 +185,6 @@ struct CudaVendor {
       return fallback;
     }
     return block;
-  }
-  /// Kernel scratch of work on exec: freed stream-ordered (no device-wide wait; see CachingPool::deallocate_on).
-  static void* scratch_allocate(const Cuda& exec, std::size_t bytes) {
-    return cuda_scratch_allocate_on(bytes, exec.cuda_stream());
-  }
-  static void scratch_free(const Cuda& exec, void* p, std::size_t bytes) {
-    cuda_scratch_free_on(p, bytes, exec.cuda_stream());
-  }
-  /// Enqueued on the instance's stream: Weft's streams are non-blocking, so a plain cudaMemset (legacy default
-  /// stream) would not be ordered before the kernel that reads the bytes.
-  static void memset(const Cuda& exec, void* p, int v, std::size_t bytes) {
-    cuda_check(cudaMemsetAsync(p, v, bytes, exec.cuda_stream()), "cudaMemsetAsync");
-  }
-  /// Pinned host memory the reduction kernel writes its result to (no copy after the kernel).
-  static void* host_result_allocate(std::size_t bytes) { return cuda_result_allocate(bytes); }
-  static void host_result_free(const Cuda& exec, void* p, std::size_t bytes) {
-    cuda_result_free(p, bytes, exec.cuda_stream());
-  }
-  /// Waits for the instance, then hands the result (in pinned memory) to the adaptor.
-  template <class Adaptor, class V>
-  static void deliver(const Cuda& exec, const Adaptor& a, const V* pinned_result, int) {
-    cuda_check(cudaStreamSynchronize(exec.cuda_stream()), "cudaStreamSynchronize (reduction result)");
-    a.store(pinned_result);
   }
 };
 }  // namespace impl

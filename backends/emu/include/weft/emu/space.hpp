@@ -6,9 +6,9 @@
 
 #include <weft/impl/tools.hpp>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,6 +17,7 @@
 
 #include <weft/emu/context.hpp>
 #include <weft/emu/runtime.hpp>
+#include <weft/gpu/front.hpp>
 #include <weft/gpu/runtime.hpp>
 #include <weft/launch_bounds.hpp>
 #include <weft/layouts.hpp>
@@ -28,121 +29,110 @@ namespace weft {
 class GpuEmu;
 
 namespace impl {
-[[noreturn]] void gpuemu_throw(emu::Status e, const char* what, std::string_view label);
+/// The emulated runtime (<weft/emu/runtime.hpp>) as backends/gpu's shared runtime and front classes see it.
+struct EmuApi {
+  using execution_space = GpuEmu;
+  using stream_t = emu::stream_t;
+  using error_t = emu::Status;
+  using event_t = emu::event_t;
+  static constexpr error_t success = emu::Status::success;
+  static constexpr const char* backend = "GpuEmu";
+  static constexpr const char* device_space = "GpuEmuSpace";
+  static constexpr const char* architectures = "emu";
+  static constexpr const char* architectures_option = "WEFT_ENABLE_GPU_EMULATION";
+  static constexpr const char* no_device_advice = "the emulator always has one device";
+  static const char* error_name(error_t e) { return emu::status_name(e); }
+  static const char* error_string(error_t e) { return emu::status_string(e); }
+  static error_t get_last_error() { return emu::get_last_error(); }
+  static error_t device_count(int* n) {
+    *n = 1;
+    return success;
+  }
+  static error_t set_device(int d) { return d == 0 ? success : emu::Status::invalid_value; }
+  static error_t device_sync() { return emu::device_sync(); }
+  static int multiprocessor_count(int) { return emu::multiprocessor_count(); }
+  static std::size_t shared_per_block(int) { return emu::max_shared_per_block; }
+  static std::string arch(int) { return "emu"; }
+  static bool describe(std::ostream& os, int d);
+  static error_t stream_create(stream_t* s) { return emu::stream_create(s, emu::stream_non_blocking); }
+  static void stream_destroy(stream_t s) { (void)emu::stream_destroy(s); }
+  static error_t stream_sync(stream_t s) { return emu::stream_sync(s); }
+  static error_t memcpy_async(void* dst, const void* src, std::size_t bytes, stream_t s) {
+    return emu::memcpy_async(dst, src, bytes, s);
+  }
+  static error_t memset_async(void* p, int v, std::size_t bytes, stream_t s) {
+    return emu::memset_async(p, v, bytes, s);
+  }
+  static error_t malloc(void** p, std::size_t bytes) { return emu::malloc_device(p, bytes); }
+  static void free(void* p) { (void)emu::free_device(p); }
+  static error_t malloc_host(void** p, std::size_t bytes) { return emu::malloc_host(p, bytes); }
+  static void free_host(void* p) { (void)emu::free_host(p); }
+  static error_t malloc_managed(void** p, std::size_t bytes) { return emu::malloc_managed(p, bytes); }
+  static void free_managed(void* p) { (void)emu::free_host(p); }
+  /// Pinned and managed memory the host frees: no queued, unordered work may still touch it (the checker).
+  static void before_host_free(const void* p, std::size_t bytes, std::string_view label);
+  static error_t event_create(event_t* e) { return emu::event_create(e); }
+  static error_t event_record(event_t e, stream_t s) { return emu::event_record(e, s); }
+  static error_t event_query(event_t e) { return emu::event_query(e); }
+  static error_t event_sync(event_t e) { return emu::event_sync(e); }
+  static void event_destroy(event_t e) { (void)emu::event_destroy(e); }
+  static error_t mem_get_info(std::size_t* free_b, std::size_t* total_b) { return emu::mem_get_info(free_b, total_b); }
+};
+using GpuEmuFront = gpu_rt::Front<EmuApi>;
 inline void gpuemu_check(emu::Status e, const char* what, std::string_view label = {}) {
-  if (e != emu::Status::success) [[unlikely]]
-    gpuemu_throw(e, what, label);
+  GpuEmuFront::check(e, what, label);
 }
-void gpuemu_copy_bytes(void* dst, const void* src, std::size_t bytes, emu::stream_t stream, bool wait);
-emu::stream_t gpuemu_default_stream();
 /// A host access through a View of host-reachable memory: checked against queued, unordered work.
 inline void gpuemu_host_view_access(const char* label, const void* p, std::size_t bytes) {
   if (!emu::t_thread && emu::host_reachable_pending()) [[unlikely]]
     emu::host_access(p, bytes, false, label, "the host");
 }
+class CachingPool;
+/// The caching allocator behind GpuEmuSpace (Runtime<EmuApi>'s device pool, see <weft/gpu/pool.hpp>).
+CachingPool& gpuemu_pool();
 }  // namespace impl
 
 /// Device memory of the emulated GPU. Code outside a GpuEmu kernel may not dereference it through a
 /// View: with bounds checks on, doing so aborts with the View's label (as a segfault would on a GPU).
-class GpuEmuSpace {
+class GpuEmuSpace : public impl::gpu_rt::DeviceSpace<GpuEmuSpace, impl::EmuApi> {
  public:
-  using memory_space = GpuEmuSpace;
-  using execution_space = GpuEmu;
-  using size_type = std::size_t;
   static constexpr const char* name() { return "GpuEmuSpace"; }
-  void* allocate(std::size_t bytes, std::string_view label = {}) const;
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
-  static constexpr bool impl_host_accessible = false;
   /// Called by View accesses when bounds checks are on: only code in a GpuEmu kernel may dereference it.
   static bool impl_access_allowed() { return impl::emu::t_thread != nullptr; }
-  [[noreturn]] static void impl_host_access_abort(const char* label);
-  /// A blocking copy ordered after the default instance's earlier work (its stream, never the legacy one).
-  static void impl_copy_bytes(void* dst, const void* src, std::size_t bytes) {
-    impl::gpuemu_copy_bytes(dst, src, bytes, impl::gpuemu_default_stream(), true);
+  [[noreturn]] static void impl_host_access_abort(const char* label) {
+    impl::GpuEmuFront::host_access_abort(name(), label);
   }
 };
 
 /// Page-locked host memory of the emulated runtime: host code and GpuEmu kernels both read it.
-class GpuEmuHostPinnedSpace {
+class GpuEmuHostPinnedSpace : public impl::gpu_rt::PinnedSpace<GpuEmuHostPinnedSpace, impl::EmuApi> {
  public:
-  using memory_space = GpuEmuHostPinnedSpace;
-  using size_type = std::size_t;
   static constexpr const char* name() { return "GpuEmuHostPinnedSpace"; }
-  void* allocate(std::size_t bytes, std::string_view label = {}) const;
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
-  static constexpr bool impl_host_accessible = true;
   static void impl_check_access(const char* label, const void* p, std::size_t bytes) {
     impl::gpuemu_host_view_access(label, p, bytes);
   }
 };
 
 /// Managed memory of the emulated runtime (as CudaUVMSpace): host code and GpuEmu kernels both read it.
-class GpuEmuUVMSpace {
+class GpuEmuUVMSpace : public impl::gpu_rt::ManagedSpace<GpuEmuUVMSpace, impl::EmuApi> {
  public:
-  using memory_space = GpuEmuUVMSpace;
-  using size_type = std::size_t;
   static constexpr const char* name() { return "GpuEmuUVMSpace"; }
-  void* allocate(std::size_t bytes, std::string_view label = {}) const;
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
-  static constexpr bool impl_host_accessible = true;
   static void impl_check_access(const char* label, const void* p, std::size_t bytes) {
     impl::gpuemu_host_view_access(label, p, bytes);
   }
 };
 
 namespace impl {
-class CachingPool;
-/// The caching allocator behind GpuEmuSpace (Runtime<EmuApi>'s device pool, see <weft/gpu/pool.hpp>).
-CachingPool& gpuemu_pool();
 struct EmuVendor;
-using GpuEmuInstance = gpu_rt::Instance<emu::stream_t>;
-extern GpuEmuInstance* g_gpuemu_default_instance;
-GpuEmuInstance* gpuemu_instance_create(emu::stream_t stream, bool owned);
-void gpuemu_instance_release(GpuEmuInstance* p) noexcept;
-int gpuemu_multiprocessor_count();
-std::size_t gpuemu_shared_per_block();
-}  // namespace impl
+}
 
-class GpuEmu {
-  using handle_t = impl::gpu_rt::Handle<impl::emu::stream_t, impl::gpuemu_instance_release>;
-
+/// The emulated GPU's execution space: an instance owns a stream of the emulated runtime (or uses the user's,
+/// as Cuda(cudaStream_t)).
+class GpuEmu : public impl::gpu_rt::Execution<GpuEmu, impl::EmuApi, GpuEmuSpace> {
  public:
-  using execution_space = GpuEmu;
-  using memory_space = GpuEmuSpace;
-  using device_type = Device<GpuEmu, GpuEmuSpace>;
-  using size_type = std::size_t;
-  using array_layout = LayoutLeft;  // as Kokkos' GPU backends: coalesced for i-fastest loops
-  using scratch_memory_space = ScratchMemorySpace<GpuEmu>;
+  using Execution::Execution;
   using impl_vendor = impl::EmuVendor;
-  static constexpr bool impl_is_host_space = false;
-
-  /// The default instance (its own non-blocking stream, created at initialize).
-  GpuEmu() : h_(impl::g_gpuemu_default_instance) {}
-  /// An instance on the user's stream of the emulated runtime (not destroyed by Weft), as Cuda(cudaStream_t).
-  explicit GpuEmu(impl::emu::stream_t stream) : h_(handle_t::adopt(impl::gpuemu_instance_create(stream, false))) {}
-  static GpuEmu impl_create_instance(int = 1) {
-    return GpuEmu(handle_t::adopt(impl::gpuemu_instance_create(nullptr, true)));
-  }
-  static constexpr const char* name() { return "GpuEmu"; }
-  /// Threads the emulated device keeps resident: multiprocessors x 2048.
-  int concurrency() const { return impl::gpuemu_multiprocessor_count() * 2048; }
-  void fence(std::string_view label = {}) const {
-    impl::tools::FenceScope profile(label, impl_instance_id());
-    impl::count_instance_fence();
-    impl::gpuemu_check(impl::emu::stream_sync(impl_stream()), "synchronizing the instance's stream", label);
-  }
   static bool in_parallel() { return impl::emu::t_thread != nullptr; }
-  impl::emu::stream_t impl_stream() const { return h_.stream(); }
-  std::uint32_t impl_instance_id() const { return h_.id(); }
-  /// Enqueues a byte copy on this instance's stream (deep_copy(exec, ...)); returns at once.
-  void impl_copy_bytes_async(void* dst, const void* src, std::size_t bytes) const {
-    impl::gpuemu_copy_bytes(dst, src, bytes, impl_stream(), false);
-  }
-  friend bool operator==(const GpuEmu& a, const GpuEmu& b) { return a.h_ == b.h_; }
-
- private:
-  explicit GpuEmu(handle_t h) : h_(std::move(h)) {}
-  handle_t h_;
 };
 
 namespace impl {
@@ -151,23 +141,13 @@ struct accessible<GpuEmu, GpuEmuHostPinnedSpace> : std::true_type {};
 template <>
 struct accessible<GpuEmu, GpuEmuUVMSpace> : std::true_type {};
 
-void* gpuemu_scratch_allocate(std::size_t bytes, emu::stream_t stream);
-void gpuemu_scratch_free(void* p, std::size_t bytes, emu::stream_t stream) noexcept;
-void* gpuemu_result_allocate(std::size_t bytes);
-void gpuemu_result_free(void* p, std::size_t bytes, emu::stream_t stream) noexcept;
-void gpuemu_check_launch(emu::Status e, const char* label);
-
 /// The emulator's vendor shim of backends/gpu/, shaped as CudaVendor: a launch copies the kernel object (as a
 /// GPU copies kernel arguments; the copy holds no View references) and enqueues it on the instance's stream.
-struct EmuVendor {
+struct EmuVendor : gpu_rt::VendorBase<GpuEmu, EmuApi> {
   static constexpr int blocks_per_multiprocessor = 2;
-  static int multiprocessor_count() { return gpuemu_multiprocessor_count(); }
-  static std::size_t shared_per_block() { return gpuemu_shared_per_block(); }
   template <class LB = LaunchBounds<>, class Shape, class K>
   static void launch(const GpuEmu& exec, const char* label, const Shape& s, const K& k) {
-    if (impl::tools::g_print_launches) [[unlikely]]
-      impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
-    check_launch_bounds<LB>(label, s.threads());
+    prepare_launch<LB>(label, s);
     std::vector<emu::Access> accesses = emu::take_next_kernel_accesses();
     std::shared_ptr<const K> args;
     {
@@ -176,42 +156,17 @@ struct EmuVendor {
     }
     const emu::Dim3 grid{s.grid.x, s.grid.y, s.grid.z}, block{s.block.x, s.block.y, s.block.z};
     const std::size_t shared = s.shared_bytes;
-    gpuemu_check_launch(emu::launch_kernel(
-                            exec.impl_stream(), label, grid, block, shared,
-                            [args, name = std::string(label), grid, block, shared] {
-                              emu::launch(
-                                  name.c_str(), grid, block, shared,
-                                  [](const void* p) { (*static_cast<const K*>(p))(); }, args.get());
-                            },
-                            std::move(accesses)),
-                        label);
-  }
-  /// TeamPolicy AUTO keeps the recommended team size here.
-  template <class K, class LB = LaunchBounds<>, class SharedFn>
-  static int occupancy_block(const SharedFn&, int fallback) {
-    return fallback;
-  }
-  /// Kernel scratch of work on exec: freed stream-ordered (no device-wide wait; see CachingPool::deallocate_on).
-  static void* scratch_allocate(const GpuEmu& exec, std::size_t bytes) {
-    return gpuemu_scratch_allocate(bytes, exec.impl_stream());
-  }
-  static void scratch_free(const GpuEmu& exec, void* p, std::size_t bytes) {
-    gpuemu_scratch_free(p, bytes, exec.impl_stream());
-  }
-  /// Enqueued on the instance's stream, ordered before the kernel that reads the bytes.
-  static void memset(const GpuEmu& exec, void* p, int v, std::size_t bytes) {
-    gpuemu_check(emu::memset_async(p, v, bytes, exec.impl_stream()), "memset async");
-  }
-  /// Pinned host memory the reduction kernel writes its result to (no copy after the kernel).
-  static void* host_result_allocate(std::size_t bytes) { return gpuemu_result_allocate(bytes); }
-  static void host_result_free(const GpuEmu& exec, void* p, std::size_t bytes) {
-    gpuemu_result_free(p, bytes, exec.impl_stream());
-  }
-  /// Waits for the instance, then hands the result (in pinned memory) to the adaptor.
-  template <class Adaptor, class V>
-  static void deliver(const GpuEmu& exec, const Adaptor& a, const V* pinned_result, int) {
-    gpuemu_check(emu::stream_sync(exec.impl_stream()), "synchronizing a stream (reduction result)");
-    a.store(pinned_result);
+    const emu::Status status = emu::launch_kernel(
+        exec.impl_stream(), label, grid, block, shared,
+        [args, name = std::string(label), grid, block, shared] {
+          emu::launch(
+              name.c_str(), grid, block, shared, [](const void* p) { (*static_cast<const K*>(p))(); }, args.get());
+        },
+        std::move(accesses));
+    if (status != emu::Status::success) [[unlikely]] {
+      (void)emu::get_last_error();  // reported here, as cudaGetLastError after a launch
+      GpuEmuFront::fail(status, "launching a kernel", label);
+    }
   }
 };
 }  // namespace impl

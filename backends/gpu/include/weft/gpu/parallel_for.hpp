@@ -35,7 +35,8 @@ class ParallelFor<F, Policy, E> {
             [&](int b) { return work.shared_bytes_for(b); }, work.team_size() * work.vector_length()));
     }
     const GpuLaunchShape s = work.template shape<Vendor>();
-    const GpuLevel1<Vendor, E> level1(p_.space(), work, s.blocks());
+    const GpuLevel1ScratchGuard<Vendor, E> level1_scratch(p_.space(), work,
+                                                          s.blocks());  // freed after the launch, stream-ordered
     const K k{f_, work};
     Vendor::template launch<launch_bounds_of_t<Policy>>(p_.space(), label_.c_str(), s, k);
   }

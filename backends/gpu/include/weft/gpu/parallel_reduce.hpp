@@ -11,6 +11,7 @@
 #include <weft/gpu/block.hpp>
 #include <weft/gpu/team.hpp>
 #include <weft/gpu/work.hpp>
+#include <weft/impl/round_up.hpp>
 
 namespace weft::impl {
 
@@ -29,7 +30,7 @@ struct GpuReduceKernel {
 
   WEFT_DEVICE void operator()() const {
     using Tag = typename Policy::work_tag;
-    constexpr bool team = policy_kind<Policy>::value == 2;
+    constexpr bool team = policy_kind<Policy>::value == PolicyKind::team;
     char* shared = gpu::dynamic_shared() + temp_offset;
     const int count = a.value_count();
     const unsigned bid = gpu::block_idx().x;
@@ -95,20 +96,21 @@ class ParallelReduce<F, Adaptor, Policy, E> {
             [&](int b) {
               const std::size_t t =
                   Adaptor::is_array ? std::size_t(b) * count * sizeof(V) : gpu::BlockTemp<V>::bytes(b);
-              return ((work.shared_bytes_for(b) + 15) / 16 * 16 + t + 15) / 16 * 16 + 16;
+              return round_up<std::size_t>(round_up<std::size_t>(work.shared_bytes_for(b), 16) + t, 16) + 16;
             },
             work.team_size() * work.vector_length()));
     }
     GpuLaunchShape s = work.template shape<Vendor>();
-    const GpuLevel1<Vendor, E> level1(p_.space(), work, s.blocks());
+    const GpuLevel1ScratchGuard<Vendor, E> level1_scratch(p_.space(), work,
+                                                          s.blocks());  // freed after the launch, stream-ordered
     const std::size_t values = Adaptor::is_array ? std::size_t(s.threads()) * count : 0;
     const std::size_t temp = Adaptor::is_array ? values * sizeof(V) : gpu::BlockTemp<V>::bytes(s.threads());
-    const std::size_t temp_offset = (work.shared_end() + 15) / 16 * 16;
-    const std::size_t flag_offset = (temp_offset + temp + 15) / 16 * 16;
+    const std::size_t temp_offset = round_up<std::size_t>(work.shared_end(), 16);
+    const std::size_t flag_offset = round_up<std::size_t>(temp_offset + temp, 16);
     s.shared_bytes = flag_offset + 16;
     // One device buffer: [ticket | result | partials].
     const std::size_t result_off = 64;
-    const std::size_t partial_off = result_off + (count * sizeof(V) + 63) / 64 * 64;
+    const std::size_t partial_off = result_off + round_up<std::size_t>(count * sizeof(V), 64);
     const std::size_t bytes = partial_off + std::size_t(s.blocks()) * count * sizeof(V);
     // A View result the kernel can reach is written by the last block itself: nothing waits (the call only
     // enqueues, as for parallel_for). Otherwise the last block copies the result to host memory (pinned on a

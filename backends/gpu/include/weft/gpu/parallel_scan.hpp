@@ -23,6 +23,7 @@
 #include <weft/error.hpp>
 #include <weft/gpu/block.hpp>
 #include <weft/gpu/work.hpp>
+#include <weft/impl/round_up.hpp>
 
 namespace weft::impl {
 
@@ -38,9 +39,9 @@ struct GpuScanShape {
   /// One warp's staging: warp_size * items values plus one pad value per `items` (blocked reads of stride
   /// items + 1, odd when items is even, so the lanes of a warp hit distinct banks).
   static constexpr std::size_t warp_stage = items > 1 ? std::size_t(gpu::warp_size) * (items + 1) : 0;
-  static constexpr std::size_t stage_bytes = (sizeof(V) * warp_stage * warps + 15) / 16 * 16;
-  static constexpr std::size_t temp_bytes = (gpu::BlockTemp<V>::bytes(threads) + 15) / 16 * 16;
-  static constexpr std::size_t shared_bytes = stage_bytes + temp_bytes + (sizeof(V) + 15) / 16 * 16 + 16;
+  static constexpr std::size_t stage_bytes = round_up<std::size_t>(sizeof(V) * warp_stage * warps, 16);
+  static constexpr std::size_t temp_bytes = round_up<std::size_t>(gpu::BlockTemp<V>::bytes(threads), 16);
+  static constexpr std::size_t shared_bytes = stage_bytes + temp_bytes + round_up<std::size_t>(sizeof(V), 16) + 16;
   WEFT_DEVICE static constexpr unsigned padded(unsigned p) { return p + p / items; }
 };
 
@@ -223,8 +224,8 @@ class ParallelScan<F, Adaptor, Policy, E> {
                   " indices need more than 2^31 - 1 tiles of " + std::to_string(Shape::tile) +
                   "; split the range into several scans");
     // One device buffer: [tile counter + flags (zeroed on the stream) | aggregates | inclusive prefixes].
-    const std::size_t flag_bytes = (sizeof(unsigned) * (std::size_t(tiles) + 1) + 63) / 64 * 64;
-    const std::size_t value_bytes = (sizeof(V) * std::size_t(tiles) + 63) / 64 * 64;
+    const std::size_t flag_bytes = round_up<std::size_t>(sizeof(unsigned) * (std::size_t(tiles) + 1), 64);
+    const std::size_t value_bytes = round_up<std::size_t>(sizeof(V) * std::size_t(tiles), 64);
     const std::size_t bytes = flag_bytes + 2 * value_bytes;
     const GpuResultBuffers<Vendor, V, E> buffers(p_.space(), bytes, direct ? 0 : 1);
     char* buf = buffers.scratch();

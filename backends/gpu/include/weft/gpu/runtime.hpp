@@ -1,8 +1,9 @@
-// The runtime shared by the CUDA and HIP backends: instances (streams) with reference counts, device
-// selection and the start-up checks, the caching pool of device memory, byte copies and error reports.
-// Each backend supplies a thin `Api` struct over its vendor runtime (backends/cuda/src/cuda.cpp,
-// backends/hip/src/hip.cpp); the instance handle is used by the execution-space classes in their headers,
-// the Runtime<Api> template only by the backend's one source file.
+// The runtime shared by the GPU backends (CUDA, HIP and the emulator): instances (streams) with reference
+// counts, device selection and the start-up checks, the caching pool of device memory, byte copies and error
+// reports. Each backend supplies a thin `Api` struct over its vendor runtime (backends/cuda/include/weft/cuda/api.hpp,
+// backends/hip/..., backends/emu/...). The front classes (<weft/gpu/front.hpp>) call Front<Api>, declared here
+// and defined once, with Runtime<Api>, in the source part below, which only the backend's one source file
+// includes (and instantiates: `template struct gpu_rt::Front<CudaApi>;`).
 #pragma once
 
 #include <cstddef>
@@ -60,11 +61,56 @@ class Handle {
   instance_type* p_ = nullptr;
 };
 
+/// The entry points a GPU backend's front classes call: written once over the backend's Api, defined in the
+/// source part of this header and instantiated in the backend's one source file.
+template <class Api>
+struct Front {
+  using stream_t = typename Api::stream_t;
+  using error_t = typename Api::error_t;
+  using instance_t = Instance<stream_t>;
+  /// The default instance (its own non-blocking stream, created at initialize).
+  static inline instance_t* default_instance = nullptr;
+
+  [[noreturn]] static void fail(error_t e, const char* what, std::string_view label);
+  static void check(error_t e, const char* what, std::string_view label = {}) {
+    if (e != Api::success) [[unlikely]]
+      fail(e, what, label);
+  }
+  /// The last error after a kernel launch (as cudaGetLastError), reported with the kernel's label.
+  static void check_launch(const char* label);
+  static void copy_bytes(void* dst, const void* src, std::size_t bytes, stream_t stream, bool wait);
+  static void memset(void* p, int value, std::size_t bytes, stream_t stream);
+  static void stream_sync(stream_t stream, const char* what, std::string_view label = {});
+  /// The default instance's stream (never the legacy stream, which it does not wait for).
+  static stream_t default_stream() { return default_instance ? default_instance->stream : stream_t{}; }
+  [[noreturn]] static void host_access_abort(const char* space, const char* label);
+  static instance_t* instance_create(stream_t stream, bool owned);
+  static void instance_release(instance_t* p) noexcept;
+  static int multiprocessor_count();
+  static int device_id();
+  static std::size_t shared_per_block();
+  /// Kernel scratch and reduction results, freed stream-ordered (see CachingPool::deallocate_on).
+  static void* scratch_allocate(std::size_t bytes, stream_t stream);
+  static void scratch_free(void* p, std::size_t bytes, stream_t stream) noexcept;
+  static void* result_allocate(std::size_t bytes);
+  static void result_free(void* p, std::size_t bytes, stream_t stream) noexcept;
+  /// The three memory spaces' storage.
+  static void* allocate_device(std::size_t bytes, std::string_view label);
+  static void free_device(void* p, std::size_t bytes) noexcept;
+  static void* allocate_pinned(std::size_t bytes, std::string_view label);
+  static void free_pinned(void* p, std::size_t bytes, std::string_view label);
+  static void* allocate_managed(std::size_t bytes, std::string_view label);
+  static void free_managed(void* p, std::size_t bytes, std::string_view label);
+  /// Registers the backend with core (initialize, fence, finalize, print_configuration).
+  static void register_backend();
+};
+
 }  // namespace weft::impl::gpu_rt
 
 #ifdef WEFT_IMPL_GPU_RUNTIME_SOURCE  // the backend's source file only: needs <weft/error.hpp> and the pool
 #include <weft/error.hpp>
 #include <weft/gpu/pool.hpp>
+#include <weft/impl/backend_registry.hpp>
 
 namespace weft::impl {
 extern bool g_device_round_robin;
@@ -266,6 +312,110 @@ struct Runtime {
        << pool().stats().high_water << " bytes\n";
   }
 };
+
+// ---- Front<Api>: the front classes' entry points, over Runtime<Api> ----------------------------------------
+template <class Api>
+void Front<Api>::fail(error_t e, const char* what, std::string_view label) {
+  Runtime<Api>::fail(e, what, label);
+}
+template <class Api>
+void Front<Api>::check_launch(const char* label) {
+  const error_t e = Api::get_last_error();
+  if (e != Api::success) [[unlikely]]
+    fail(e, "launching a kernel", label);
+}
+template <class Api>
+void Front<Api>::copy_bytes(void* dst, const void* src, std::size_t bytes, stream_t stream, bool wait) {
+  Runtime<Api>::copy_bytes(dst, src, bytes, stream, wait);
+}
+template <class Api>
+void Front<Api>::memset(void* p, int value, std::size_t bytes, stream_t stream) {
+  check(Api::memset_async(p, value, bytes, stream), "memset async");
+}
+template <class Api>
+void Front<Api>::stream_sync(stream_t stream, const char* what, std::string_view label) {
+  check(Api::stream_sync(stream), what, label);
+}
+template <class Api>
+void Front<Api>::host_access_abort(const char* space, const char* label) {
+  Runtime<Api>::host_access_abort(space, label);
+}
+template <class Api>
+typename Front<Api>::instance_t* Front<Api>::instance_create(stream_t stream, bool owned) {
+  return Runtime<Api>::instance_create(stream, owned);
+}
+template <class Api>
+void Front<Api>::instance_release(instance_t* p) noexcept {
+  Runtime<Api>::instance_release(p);
+}
+template <class Api>
+int Front<Api>::multiprocessor_count() {
+  return Runtime<Api>::multiprocessors > 0 ? Runtime<Api>::multiprocessors : 1;
+}
+template <class Api>
+int Front<Api>::device_id() {
+  return Runtime<Api>::device;
+}
+template <class Api>
+std::size_t Front<Api>::shared_per_block() {
+  return Runtime<Api>::shared_per_block;
+}
+template <class Api>
+void* Front<Api>::scratch_allocate(std::size_t bytes, stream_t stream) {
+  return Runtime<Api>::allocate_scratch(bytes > 0 ? bytes : 1, stream);
+}
+template <class Api>
+void Front<Api>::scratch_free(void* p, std::size_t bytes, stream_t stream) noexcept {
+  Runtime<Api>::free_scratch(p, bytes > 0 ? bytes : 1, stream);
+}
+template <class Api>
+void* Front<Api>::result_allocate(std::size_t bytes) {
+  return Runtime<Api>::allocate_result_pinned(bytes > 0 ? bytes : 1);
+}
+template <class Api>
+void Front<Api>::result_free(void* p, std::size_t bytes, stream_t stream) noexcept {
+  Runtime<Api>::free_result_pinned(p, bytes > 0 ? bytes : 1, stream);
+}
+template <class Api>
+void* Front<Api>::allocate_device(std::size_t bytes, std::string_view label) {
+  return Runtime<Api>::allocate_device(bytes, label);
+}
+template <class Api>
+void Front<Api>::free_device(void* p, std::size_t bytes) noexcept {
+  Runtime<Api>::pool().deallocate(p, bytes);
+}
+template <class Api>
+void* Front<Api>::allocate_pinned(std::size_t bytes, std::string_view label) {
+  return Runtime<Api>::allocate_host_pinned(bytes, label);
+}
+template <class Api>
+void Front<Api>::free_pinned(void* p, std::size_t bytes, std::string_view label) {
+  if constexpr (requires { Api::before_host_free(p, bytes, label); }) Api::before_host_free(p, bytes, label);
+  Api::free_host(p);
+}
+template <class Api>
+void* Front<Api>::allocate_managed(std::size_t bytes, std::string_view label) {
+  return Runtime<Api>::allocate_managed(bytes, label);
+}
+template <class Api>
+void Front<Api>::free_managed(void* p, std::size_t bytes, std::string_view label) {
+  if constexpr (requires { Api::before_host_free(p, bytes, label); }) Api::before_host_free(p, bytes, label);
+  Api::free_managed(p);
+}
+template <class Api>
+void Front<Api>::register_backend() {
+  BackendEntry e;
+  e.name = Api::backend;
+  e.uses_device = true;
+  e.initialize = [](const BackendSettings& s) {
+    Runtime<Api>::initialize(s.device_id);
+    default_instance = Runtime<Api>::default_instance;
+  };
+  e.finalize = [] { Runtime<Api>::finalize(); };
+  e.fence_all = [] { Runtime<Api>::fence_all(); };
+  e.print_configuration = [](std::ostream& os) { Runtime<Api>::print_configuration(os); };
+  ::weft::impl::register_backend(e);
+}
 
 }  // namespace weft::impl::gpu_rt
 #endif

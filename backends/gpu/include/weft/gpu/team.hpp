@@ -12,6 +12,7 @@
 #include <weft/gpu/block.hpp>
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/gpu/work.hpp>
+#include <weft/impl/round_up.hpp>
 #include <weft/impl/team_collectives.hpp>
 #include <weft/policies.hpp>
 #include <weft/reducers.hpp>
@@ -237,8 +238,8 @@ class GpuWork<TeamPolicy<P...>> {
     }
     p.impl_check_scratch(label, ts_);
     for (int l = 0; l < 2; ++l) {
-      team_[l] = (p.team_scratch_size(l) + 15) / 16 * 16;
-      thread_[l] = (p.thread_scratch_size(l) + 15) / 16 * 16;
+      team_[l] = round_up<std::size_t>(p.team_scratch_size(l), 16);
+      thread_[l] = round_up<std::size_t>(p.thread_scratch_size(l), 16);
     }
     const std::int64_t cap = std::int64_t(Vendor::multiprocessor_count()) * Vendor::blocks_per_multiprocessor * 4;
     grid_ = static_cast<unsigned>(league_ < 1 ? 1 : (league_ < cap ? league_ : cap));

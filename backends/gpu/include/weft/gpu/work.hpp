@@ -29,20 +29,21 @@ struct GpuLaunchShape {
 /// Owns the level-1 team scratch of one dispatch (none for other policies), freed stream-ordered on the
 /// dispatch's instance.
 template <class Vendor, class E>
-class GpuLevel1 {
+class GpuLevel1ScratchGuard {
  public:
   template <class Work>
-  GpuLevel1(const E& exec, Work& work, unsigned blocks) : exec_(exec), bytes_(work.level1_bytes_per_block() * blocks) {
+  GpuLevel1ScratchGuard(const E& exec, Work& work, unsigned blocks)
+      : exec_(exec), bytes_(work.level1_bytes_per_block() * blocks) {
     if (bytes_) {
       p_ = static_cast<char*>(Vendor::scratch_allocate(exec_, bytes_));
       work.set_level1(p_);
     }
   }
-  ~GpuLevel1() {
+  ~GpuLevel1ScratchGuard() {
     if (p_) Vendor::scratch_free(exec_, p_, bytes_);
   }
-  GpuLevel1(const GpuLevel1&) = delete;
-  GpuLevel1& operator=(const GpuLevel1&) = delete;
+  GpuLevel1ScratchGuard(const GpuLevel1ScratchGuard&) = delete;
+  GpuLevel1ScratchGuard& operator=(const GpuLevel1ScratchGuard&) = delete;
 
  private:
   E exec_;

@@ -3,15 +3,18 @@
 // Everything else (instances, pool, start-up checks, kernels) is shared with CUDA in backends/gpu/.
 #pragma once
 
+#include <weft/config.hpp>
 #include <weft/impl/tools.hpp>
 
 #include <hip/hip_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <iosfwd>
+#include <string>
 #include <string_view>
 
+#include <weft/gpu/front.hpp>
 #include <weft/gpu/runtime.hpp>
 #include <weft/launch_bounds.hpp>
 #include <weft/layouts.hpp>
@@ -23,112 +26,93 @@ namespace weft {
 class HIP;
 
 namespace impl {
-[[noreturn]] void hip_throw(hipError_t e, const char* what, std::string_view label);
-inline void hip_check(hipError_t e, const char* what, std::string_view label = {}) {
-  if (e != hipSuccess) [[unlikely]]
-    hip_throw(e, what, label);
-}
-void hip_copy_bytes(void* dst, const void* src, std::size_t bytes, hipStream_t stream, bool wait);
-/// The default instance's stream (non-blocking; never the legacy stream, which it does not wait for).
-hipStream_t hip_default_stream();
-[[noreturn]] void hip_host_access_abort(const char* space, const char* label);
+/// The HIP runtime as backends/gpu's shared runtime and front classes see it (<weft/gpu/runtime.hpp>).
+struct HipApi {
+  using execution_space = HIP;
+  using stream_t = hipStream_t;
+  using error_t = hipError_t;
+  using event_t = hipEvent_t;
+  static constexpr error_t success = hipSuccess;
+  static constexpr const char* backend = "HIP";
+  static constexpr const char* device_space = "HIPSpace";
+  static constexpr const char* architectures = WEFT_HIP_ARCHITECTURES;
+  static constexpr const char* architectures_option = "WEFT_HIP_ARCHITECTURES";
+  static constexpr const char* no_device_advice =
+      "run on a machine with an AMD GPU and the ROCm driver (amdgpu/KFD), or configure without -DWEFT_ENABLE_HIP "
+      "(the emu preset runs Weft's GPU kernels on the CPU)";
+  static const char* error_name(error_t e) { return hipGetErrorName(e); }
+  static const char* error_string(error_t e) { return hipGetErrorString(e); }
+  static error_t get_last_error() { return hipGetLastError(); }
+  static error_t device_count(int* n) { return hipGetDeviceCount(n); }
+  static error_t set_device(int d) { return hipSetDevice(d); }
+  static error_t device_sync() { return hipDeviceSynchronize(); }
+  static int multiprocessor_count(int d);
+  static std::size_t shared_per_block(int d);
+  static std::string arch(int d);
+  static bool describe(std::ostream& os, int d);
+  static error_t stream_create(stream_t* s) { return hipStreamCreateWithFlags(s, hipStreamNonBlocking); }
+  static void stream_destroy(stream_t s) { (void)hipStreamDestroy(s); }
+  static error_t stream_sync(stream_t s) { return hipStreamSynchronize(s); }
+  static error_t memcpy_async(void* dst, const void* src, std::size_t bytes, stream_t s) {
+    return hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, s);
+  }
+  static error_t memset_async(void* p, int v, std::size_t bytes, stream_t s) { return hipMemsetAsync(p, v, bytes, s); }
+  static error_t malloc(void** p, std::size_t bytes) { return hipMalloc(p, bytes); }
+  static void free(void* p) { (void)hipFree(p); }
+  static error_t malloc_host(void** p, std::size_t bytes) { return hipHostMalloc(p, bytes, hipHostMallocDefault); }
+  static void free_host(void* p) { (void)hipHostFree(p); }
+  static error_t malloc_managed(void** p, std::size_t bytes) { return hipMallocManaged(p, bytes); }
+  static void free_managed(void* p) { (void)hipFree(p); }
+  static error_t event_create(event_t* e) { return hipEventCreateWithFlags(e, hipEventDisableTiming); }
+  static error_t event_record(event_t e, stream_t s) { return hipEventRecord(e, s); }
+  static error_t event_query(event_t e) { return hipEventQuery(e); }
+  static error_t event_sync(event_t e) { return hipEventSynchronize(e); }
+  static void event_destroy(event_t e) { (void)hipEventDestroy(e); }
+  static error_t mem_get_info(std::size_t* free_b, std::size_t* total_b) { return hipMemGetInfo(free_b, total_b); }
+};
+using HipFront = gpu_rt::Front<HipApi>;
+inline void hip_check(hipError_t e, const char* what, std::string_view label = {}) { HipFront::check(e, what, label); }
 }  // namespace impl
 
-/// Device memory of the current GPU (hipMalloc). Host code may not dereference it through a View.
-class HIPSpace {
+/// Device memory of the current GPU (hipMalloc, through the caching pool). Host code may not dereference it
+/// through a View.
+class HIPSpace : public impl::gpu_rt::DeviceSpace<HIPSpace, impl::HipApi> {
  public:
-  using memory_space = HIPSpace;
-  using execution_space = HIP;
-  using size_type = std::size_t;
   static constexpr const char* name() { return "HIPSpace"; }
-  void* allocate(std::size_t bytes, std::string_view label = {}) const;
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
-  static constexpr bool impl_host_accessible = false;
   WEFT_INLINE_FUNCTION static void impl_check_access(const char* label) {
 #if !WEFT_IMPL_DEVICE_PASS
-    impl::hip_host_access_abort(name(), label);
+    impl::HipFront::host_access_abort(name(), label);
 #else
     (void)label;
 #endif
   }
-  static void impl_copy_bytes(void* dst, const void* src, std::size_t bytes) {
-    impl::hip_copy_bytes(dst, src, bytes, impl::hip_default_stream(), true);
-  }
 };
 
 /// Page-locked host memory (hipHostMalloc): host code and HIP kernels both read it.
-class HIPHostPinnedSpace {
+class HIPHostPinnedSpace : public impl::gpu_rt::PinnedSpace<HIPHostPinnedSpace, impl::HipApi> {
  public:
-  using memory_space = HIPHostPinnedSpace;
-  using size_type = std::size_t;
   static constexpr const char* name() { return "HIPHostPinnedSpace"; }
-  void* allocate(std::size_t bytes, std::string_view label = {}) const;
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
-  static constexpr bool impl_host_accessible = true;
 };
 
 /// Managed memory (hipMallocManaged), the SharedSpace of HIP builds.
-class HIPManagedSpace {
+class HIPManagedSpace : public impl::gpu_rt::ManagedSpace<HIPManagedSpace, impl::HipApi> {
  public:
-  using memory_space = HIPManagedSpace;
-  using size_type = std::size_t;
   static constexpr const char* name() { return "HIPManagedSpace"; }
-  void* allocate(std::size_t bytes, std::string_view label = {}) const;
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const;
-  static constexpr bool impl_host_accessible = true;
 };
 
 namespace impl {
 struct HipVendor;
-using HipInstance = gpu_rt::Instance<hipStream_t>;
-extern HipInstance* g_hip_default_instance;
-HipInstance* hip_instance_create(hipStream_t stream, bool owned);
-void hip_instance_release(HipInstance* p) noexcept;
-int hip_multiprocessor_count();
-int hip_device_id();
-std::size_t hip_shared_per_block();
-}  // namespace impl
+}
 
-class HIP {
-  using handle_t = impl::gpu_rt::Handle<hipStream_t, impl::hip_instance_release>;
-
+/// The HIP execution space: an instance is a non-blocking stream. Compute units x 2048 resident threads
+/// (CDNA: 32 waves of 64 lanes per CU).
+class HIP : public impl::gpu_rt::Execution<HIP, impl::HipApi, HIPSpace> {
  public:
-  using execution_space = HIP;
-  using memory_space = HIPSpace;
-  using device_type = Device<HIP, HIPSpace>;
-  using size_type = std::size_t;
-  using array_layout = LayoutLeft;
-  using scratch_memory_space = ScratchMemorySpace<HIP>;
+  using Execution::Execution;
   using impl_vendor = impl::HipVendor;
-  static constexpr bool impl_is_host_space = false;
-
-  /// The default instance (its own stream, created at initialize).
-  HIP() : h_(impl::g_hip_default_instance) {}
-  /// An instance on the user's stream (not destroyed by Weft).
-  explicit HIP(hipStream_t stream) : h_(handle_t::adopt(impl::hip_instance_create(stream, false))) {}
-  static HIP impl_create_instance(int = 1) { return HIP(handle_t::adopt(impl::hip_instance_create(nullptr, true))); }
-
-  static constexpr const char* name() { return "HIP"; }
-  /// Compute units x 2048 resident threads (CDNA: 32 waves of 64 lanes per CU).
-  int concurrency() const { return impl::hip_multiprocessor_count() * 2048; }
-  void fence(std::string_view label = {}) const {
-    impl::tools::FenceScope profile(label, impl_instance_id());
-    impl::count_instance_fence();
-    impl::hip_check(hipStreamSynchronize(hip_stream()), "hipStreamSynchronize", label);
-  }
   WEFT_INLINE_FUNCTION static bool in_parallel() { return WEFT_IMPL_DEVICE_PASS != 0; }
-  hipStream_t hip_stream() const { return h_.stream(); }
-  int hip_device() const { return impl::hip_device_id(); }
-  std::uint32_t impl_instance_id() const { return h_.id(); }
-  /// Enqueues a byte copy on this instance's stream (deep_copy(exec, ...)); returns at once.
-  void impl_copy_bytes_async(void* dst, const void* src, std::size_t bytes) const {
-    impl::hip_copy_bytes(dst, src, bytes, hip_stream(), false);
-  }
-  friend bool operator==(const HIP& a, const HIP& b) { return a.h_ == b.h_; }
-
- private:
-  explicit HIP(handle_t h) : h_(std::move(h)) {}
-  handle_t h_;
+  hipStream_t hip_stream() const { return impl_stream(); }
+  int hip_device() const { return impl::HipFront::device_id(); }
 };
 
 namespace impl {
@@ -153,59 +137,21 @@ __global__ void WEFT_IMPL_HIP_LAUNCH_BOUNDS(MaxThreads) hip_kernel_bounded(const
   k();
 }
 
-void* hip_scratch_allocate(std::size_t bytes);
-void hip_scratch_free(void* p, std::size_t bytes) noexcept;
-void* hip_scratch_allocate_on(std::size_t bytes, hipStream_t stream);
-void hip_scratch_free_on(void* p, std::size_t bytes, hipStream_t stream) noexcept;
-void* hip_result_allocate(std::size_t bytes);
-void hip_result_free(void* p, std::size_t bytes, hipStream_t stream) noexcept;
-void hip_check_launch(const char* label);
-
-/// The HIP vendor shim of backends/gpu/.
-struct HipVendor {
+/// The HIP vendor shim of backends/gpu/: the launch (the rest is shared; TeamPolicy AUTO keeps the recommended
+/// team size, as ROCm 5.2 has no variable-shared-memory occupancy query). The LDS a workgroup may have is 64 KiB
+/// on CDNA.
+struct HipVendor : gpu_rt::VendorBase<HIP, HipApi> {
   static constexpr int blocks_per_multiprocessor = 4;
-  static int multiprocessor_count() { return hip_multiprocessor_count(); }
-  /// The LDS a workgroup may have (64 KiB on CDNA).
-  static std::size_t shared_per_block() { return hip_shared_per_block(); }
-  /// TeamPolicy AUTO keeps the recommended team size here (ROCm 5.2 has no variable-shared-memory occupancy query).
-  template <class K, class LB = LaunchBounds<>, class SharedFn>
-  static int occupancy_block(const SharedFn&, int fallback) {
-    return fallback;
-  }
   template <class LB = LaunchBounds<>, class Shape, class K>
   static void launch(const HIP& exec, const char* label, const Shape& s, const K& k) {
-    if (impl::tools::g_print_launches) [[unlikely]]
-      impl::tools::print_launch(label, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z, s.shared_bytes);
-    check_launch_bounds<LB>(label, s.threads());
+    prepare_launch<LB>(label, s);
     if constexpr (LB::max_threads == 0)
       hipLaunchKernelGGL(hip_kernel<K>, dim3(s.grid.x, s.grid.y, s.grid.z), dim3(s.block.x, s.block.y, s.block.z),
                          s.shared_bytes, exec.hip_stream(), k);
     else
       hipLaunchKernelGGL(HIP_KERNEL_NAME(hip_kernel_bounded<LB::max_threads, K>), dim3(s.grid.x, s.grid.y, s.grid.z),
                          dim3(s.block.x, s.block.y, s.block.z), s.shared_bytes, exec.hip_stream(), k);
-    hip_check_launch(label);
-  }
-  /// Kernel scratch of work on exec: freed stream-ordered (no device-wide wait; see CachingPool::deallocate_on).
-  static void* scratch_allocate(const HIP& exec, std::size_t bytes) {
-    return hip_scratch_allocate_on(bytes, exec.hip_stream());
-  }
-  static void scratch_free(const HIP& exec, void* p, std::size_t bytes) {
-    hip_scratch_free_on(p, bytes, exec.hip_stream());
-  }
-  /// Enqueued on the instance's stream (Weft's streams are non-blocking; see CudaVendor::memset).
-  static void memset(const HIP& exec, void* p, int v, std::size_t bytes) {
-    hip_check(hipMemsetAsync(p, v, bytes, exec.hip_stream()), "hipMemsetAsync");
-  }
-  /// Pinned host memory the reduction kernel writes its result to (no copy after the kernel).
-  static void* host_result_allocate(std::size_t bytes) { return hip_result_allocate(bytes); }
-  static void host_result_free(const HIP& exec, void* p, std::size_t bytes) {
-    hip_result_free(p, bytes, exec.hip_stream());
-  }
-  /// Waits for the instance, then hands the result (in pinned memory) to the adaptor.
-  template <class Adaptor, class V>
-  static void deliver(const HIP& exec, const Adaptor& a, const V* pinned_result, int) {
-    hip_check(hipStreamSynchronize(exec.hip_stream()), "hipStreamSynchronize (reduction result)");
-    a.store(pinned_result);
+    HipFront::check_launch(label);
   }
 };
 }  // namespace impl

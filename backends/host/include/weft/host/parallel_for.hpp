@@ -11,7 +11,7 @@ template <class F, class Policy, class E>
 requires HostEngineSpace<E>
 class ParallelFor<F, Policy, E> {
  public:
-  ParallelFor(std::string_view label, const F& f, const Policy& p) : f_(f), p_(p), work_(label, p_) {}
+  ParallelFor(std::string_view label, const F& f, const Policy& p) : f_(f), work_(label, p) {}
 
   void execute() const {
     using Tag = typename Policy::work_tag;
@@ -22,8 +22,7 @@ class ParallelFor<F, Policy, E> {
 
  private:
   const F& f_;
-  Policy p_;
-  HostWork<Policy> work_;
+  HostWork<Policy> work_;  // owns the policy
 };
 
 }  // namespace weft::impl

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <weft/host/work.hpp>
+#include <weft/impl/round_up.hpp>
 
 namespace weft::impl {
 
@@ -14,7 +15,10 @@ template <class V>
 class HostSlots {
  public:
   HostSlots(int threads, int count)
-      : count_(count), stride_((count * sizeof(V) + 63) / 64 * 64), buf_(stride_ * threads), threads_(threads) {
+      : count_(count),
+        stride_(round_up<std::size_t>(count * sizeof(V), 64)),
+        buf_(stride_ * threads),
+        threads_(threads) {
     for (int t = 0; t < threads_; ++t)
       for (int c = 0; c < count_; ++c) new (at(t) + c) V();
   }
@@ -36,7 +40,7 @@ requires HostEngineSpace<E>
 class ParallelReduce<F, Adaptor, Policy, E> {
  public:
   ParallelReduce(std::string_view label, const F& f, const Adaptor& a, const Policy& p)
-      : f_(f), a_(a), p_(p), work_(label, p_) {}
+      : f_(f), a_(a), work_(label, p) {}
 
   void execute() const {
     using Tag = typename Policy::work_tag;
@@ -66,8 +70,7 @@ class ParallelReduce<F, Adaptor, Policy, E> {
  private:
   const F& f_;
   Adaptor a_;
-  Policy p_;
-  HostWork<Policy> work_;
+  HostWork<Policy> work_;  // owns the policy
 };
 
 }  // namespace weft::impl

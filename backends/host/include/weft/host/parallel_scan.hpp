@@ -12,8 +12,7 @@ template <class F, class Adaptor, class Policy, class E>
 requires HostEngineSpace<E>
 class ParallelScan<F, Adaptor, Policy, E> {
  public:
-  ParallelScan(std::string_view label, const F& f, const Adaptor& a, const Policy& p)
-      : f_(f), a_(a), p_(p), work_(label, p_) {}
+  ParallelScan(std::string_view label, const F& f, const Adaptor& a, const Policy& p) : f_(f), a_(a), work_(label, p) {}
 
   void execute() const {
     using Tag = typename Policy::work_tag;
@@ -47,8 +46,7 @@ class ParallelScan<F, Adaptor, Policy, E> {
  private:
   const F& f_;
   Adaptor a_;
-  Policy p_;
-  HostWork<Policy> work_;
+  HostWork<Policy> work_;  // owns the policy
 };
 
 }  // namespace weft::impl

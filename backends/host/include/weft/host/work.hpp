@@ -11,6 +11,7 @@
 #include <utility>
 
 #include <weft/host/team_member.hpp>
+#include <weft/impl/round_up.hpp>
 #include <weft/parallel.hpp>
 #include <weft/policies.hpp>
 
@@ -88,7 +89,7 @@ class HostWork<RangePolicy<P...>> {
   }
 
  private:
-  const Policy& p_;
+  const Policy p_;  // owned: a dispatch holds its work, never a reference into a sibling member
   mutable I next_ = 0;
 };
 
@@ -150,7 +151,7 @@ class HostWork<MDRangePolicy<P...>> {
   WEFT_HOST_FORCEINLINE static void call(const I* idx, const Item& item, std::index_sequence<K...>) {
     item(idx[K]...);
   }
-  const Policy& p_;
+  const Policy p_;  // owned: a dispatch holds its work, never a reference into a sibling member
 };
 
 // ---- TeamPolicy ------------------------------------------------------------------------------------
@@ -168,17 +169,17 @@ class HostWork<TeamPolicy<P...>> {
                                   " of " + E::name() + " with " + std::to_string(p.space().concurrency()) +
                                   " threads; use weft::AUTO or at most " + std::to_string(max));
     p.impl_check_scratch(label, ts_);
-    for (int l = 0; l < 2; ++l) scratch_[l] = (p.scratch_size(l, ts_) + 63) / 64 * 64;
+    for (int l = 0; l < 2; ++l) scratch_[l] = round_up<std::size_t>(p.scratch_size(l, ts_), 64);
     const int nt = p.space().impl_thread_count();
     teams_ = nt / ts_ > 0 ? nt / ts_ : 1;
     if (teams_ > p.league_size()) teams_ = p.league_size() > 0 ? static_cast<int>(p.league_size()) : 1;
     const std::size_t slots = static_cast<std::size_t>(ts_) * host_team_slot_bytes;
-    block_ = (sizeof(HostTeamShared) + 63) / 64 * 64 + slots + scratch_[0] + scratch_[1];
+    block_ = round_up<std::size_t>(sizeof(HostTeamShared), 64) + slots + scratch_[0] + scratch_[1];
     mem_ = static_cast<char*>(::operator new(block_* teams_, std::align_val_t(64)));
     for (int g = 0; g < teams_; ++g) {
       char* base = mem_ + g * block_;
       auto* s = new (base) HostTeamShared{};
-      s->slots = base + (sizeof(HostTeamShared) + 63) / 64 * 64;
+      s->slots = base + round_up<std::size_t>(sizeof(HostTeamShared), 64);
       s->scratch[0] = s->slots + slots;
       s->scratch[1] = s->scratch[0] + scratch_[0];
       for (int l = 0; l < 2; ++l) {
@@ -209,7 +210,7 @@ class HostWork<TeamPolicy<P...>> {
   }
 
  private:
-  const Policy& p_;
+  const Policy p_;  // owned: a dispatch holds its work, never a reference into a sibling member
   int ts_;
   int teams_ = 1;
   std::size_t scratch_[2] = {0, 0};

@@ -5,9 +5,7 @@
 
 #include <omp.h>
 
-#include <weft/layouts.hpp>
-#include <weft/scratch.hpp>
-#include <weft/spaces.hpp>
+#include <weft/host/execution.hpp>
 
 namespace weft {
 
@@ -15,37 +13,18 @@ namespace impl {
 extern HostInstance* g_openmp_default_instance;
 }
 
-class OpenMP {
+class OpenMP : public impl::HostExecution<OpenMP> {
  public:
-  using execution_space = OpenMP;
-  using memory_space = HostSpace;
-  using device_type = Device<OpenMP, HostSpace>;
-  using size_type = std::size_t;
-  using array_layout = LayoutRight;
-  using scratch_memory_space = ScratchMemorySpace<OpenMP>;
-  static constexpr bool impl_is_host_space = true;
-
   /// The default instance (all threads given at initialize).
-  OpenMP() : h_(impl::g_openmp_default_instance) {}
-  /// A new instance with its own lock that runs on `nthreads` threads (see partition_space).
-  static OpenMP impl_create_instance(int nthreads) { return OpenMP(impl::host_instance_create("OpenMP", nthreads)); }
+  OpenMP() : HostExecution(impl::g_openmp_default_instance) {}
+  /// A new instance that runs on `nthreads` threads (see partition_space); its fence orders only memory, as
+  /// every host fence.
+  static OpenMP impl_create_instance(int nthreads) { return adopt(impl::host_instance_create("OpenMP", nthreads)); }
 
   static constexpr const char* name() { return "OpenMP"; }
   int concurrency() const { return h_.get() ? h_.get()->nthreads : omp_get_max_threads(); }
-  void fence(std::string_view label = {}) const {
-    impl::tools::FenceScope profile(label, impl_instance_id());
-    impl::count_instance_fence();
-    if (h_.get()) impl::host_instance_fence(h_.get());
-  }
   static bool in_parallel() { return impl::t_in_host_parallel || omp_in_parallel(); }
-  std::uint32_t impl_instance_id() const { return h_.get() ? h_.get()->id : 0; }
-  impl::HostInstance* impl_instance() const { return h_.get(); }
   int impl_thread_count() const { return h_.get()->nthreads; }
-  friend bool operator==(const OpenMP& a, const OpenMP& b) { return a.h_.get() == b.h_.get(); }
-
- private:
-  explicit OpenMP(impl::HostInstance* fresh) : h_(fresh) { impl::host_instance_release(fresh); }
-  impl::HostInstanceHandle h_;
 };
 
 namespace impl {

@@ -1,7 +1,7 @@
-// cub::DeviceRadixSort for weft::sort / sort_by_key on weft::Cuda (see weft/gpu/radix_sort.hpp).
+// cub::DeviceRadixSort for weft::sort / sort_by_key on weft::Cuda (see weft/algorithms/vendor_sort.hpp).
 #include <cub/device/device_radix_sort.cuh>
 
-#include <weft/gpu/radix_sort.hpp>
+#include <weft/algorithms/vendor_sort.hpp>
 
 namespace weft::impl {
 namespace {
@@ -18,9 +18,9 @@ void cub_sort(const Cuda& exec, U** keys, U** alt, std::uint32_t** idx, std::uin
   std::size_t bytes = 0;
   cuda_check(run(nullptr, bytes), "cub::DeviceRadixSort (sizing its temporary storage)");
   const std::size_t held = bytes > 0 ? bytes : 1;  // never null: a null pointer asks CUB for the size only
-  void* temp = cuda_scratch_allocate_on(held, s);
+  void* temp = CudaFront::scratch_allocate(held, s);
   const cudaError_t e = run(temp, bytes);
-  cuda_scratch_free_on(temp, held, s);  // stream-ordered: an event on s, no device-wide wait
+  CudaFront::scratch_free(temp, held, s);  // stream-ordered: an event on s, no device-wide wait
   cuda_check(e, "cub::DeviceRadixSort");
   *keys = k.Current();
   *alt = k.Alternate();

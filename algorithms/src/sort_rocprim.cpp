@@ -1,8 +1,8 @@
-// rocprim::radix_sort for weft::sort / sort_by_key on weft::HIP (see weft/gpu/radix_sort.hpp; Debian has
+// rocprim::radix_sort for weft::sort / sort_by_key on weft::HIP (see weft/algorithms/vendor_sort.hpp; Debian has
 // rocPRIM but no hipCUB).
 #include <rocprim/device/device_radix_sort.hpp>
 
-#include <weft/gpu/radix_sort.hpp>
+#include <weft/algorithms/vendor_sort.hpp>
 
 namespace weft::impl {
 namespace {
@@ -19,9 +19,9 @@ void rocprim_sort(const HIP& exec, U** keys, U** alt, std::uint32_t** idx, std::
   std::size_t bytes = 0;
   hip_check(run(nullptr, bytes), "rocprim::radix_sort (sizing its temporary storage)");
   const std::size_t held = bytes > 0 ? bytes : 1;  // never null: a null pointer asks rocPRIM for the size only
-  void* temp = hip_scratch_allocate_on(held, s);
+  void* temp = HipFront::scratch_allocate(held, s);
   const hipError_t e = run(temp, bytes);
-  hip_scratch_free_on(temp, held, s);  // stream-ordered: an event on s, no device-wide wait
+  HipFront::scratch_free(temp, held, s);  // stream-ordered: an event on s, no device-wide wait
   hip_check(e, "rocprim::radix_sort");
   *keys = k.current();
   *alt = k.alternate();

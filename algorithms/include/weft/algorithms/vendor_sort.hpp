@@ -1,6 +1,7 @@
 // The vendor fast path of weft::sort / sort_by_key on the GPU backends: cub::DeviceRadixSort on weft::Cuda
-// (backends/cuda/src/radix_sort.cpp), rocprim::radix_sort on weft::HIP (backends/hip/src/radix_sort.cpp).
-// The vendor library is compiled once into Weft, so a user's file that sorts pays none of its compile time.
+// (algorithms/src/sort_cub.cpp), rocprim::radix_sort on weft::HIP (algorithms/src/sort_rocprim.cpp). The vendor
+// library is compiled once into Weft::algorithms, so a user's file that sorts pays none of its compile time.
+// Generic code selects the path by the trait below (a specialization per backend that has one), never by #if.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,47 @@
+// What the host backends (Serial, OpenMP) share at run time: instances with reference counts and ids, and the
+// spin-then-yield barrier of a host team.
+#include <sched.h>
+
+#include <weft/atomics.hpp>
+#include <weft/host/barrier.hpp>
+#include <weft/host/instances.hpp>
+#include <weft/spaces.hpp>
+
+namespace weft::impl {
+namespace {
+std::uint32_t g_next_id = 1;
+}  // namespace
+
+HostInstance* host_instance_create(const char* space_name, int nthreads) {
+  const std::uint32_t id = __atomic_fetch_add(&g_next_id, 1u, __ATOMIC_RELAXED);
+  return new HostInstance{1, id, nthreads > 0 ? nthreads : 1, space_name, false};
+}
+
+void host_instance_release(HostInstance* p) noexcept {
+  if (__atomic_sub_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL) == 0) delete p;
+}
+
+HostInstance* host_default_instance(HostInstance*& slot, const char* space_name, int nthreads) {
+  if (!slot) {
+    slot = host_instance_create(space_name, nthreads);
+    slot->is_default = true;
+  }
+  slot->nthreads = nthreads > 0 ? nthreads : 1;
+  return slot;
+}
+
+void host_team_barrier_wait(HostTeamBarrier* b, int team_size) noexcept {
+  const int gen = __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE);
+  if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == team_size) {
+    __atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->generation, gen + 1, __ATOMIC_RELEASE);
+    return;
+  }
+  for (int spin = 0; __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == gen; ++spin) {
+    if (spin < 2000)
+      cpu_relax();
+    else
+      sched_yield();  // more threads than cores: let the others arrive
+  }
+}
+}  // namespace weft::impl
