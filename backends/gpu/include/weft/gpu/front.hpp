@@ -38,35 +38,30 @@ class DeviceSpace {
   }
 };
 
-/// Page-locked host memory: host code and the backend's kernels both read it.
-template <class Derived, class Api>
-class PinnedSpace {
+/// Host-reachable memory that host code and the backend's kernels both read: page-locked (pinned) or managed
+/// (unified; the SharedSpace of the backend's builds).
+enum class HostReachable { pinned, managed };
+template <class Derived, class Api, HostReachable Kind>
+class HostReachableSpace {
  public:
   using memory_space = Derived;
   using size_type = std::size_t;
   static constexpr bool impl_host_accessible = true;
   void* allocate(std::size_t bytes, std::string_view label = {}) const {
-    return Front<Api>::allocate_pinned(bytes, label);
+    return Kind == HostReachable::pinned ? Front<Api>::allocate_pinned(bytes, label)
+                                         : Front<Api>::allocate_managed(bytes, label);
   }
   void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const {
-    Front<Api>::free_pinned(ptr, bytes, label);
+    if constexpr (Kind == HostReachable::pinned)
+      Front<Api>::free_pinned(ptr, bytes, label);
+    else
+      Front<Api>::free_managed(ptr, bytes, label);
   }
 };
-
-/// Managed (unified) memory, the SharedSpace of the backend's builds.
 template <class Derived, class Api>
-class ManagedSpace {
- public:
-  using memory_space = Derived;
-  using size_type = std::size_t;
-  static constexpr bool impl_host_accessible = true;
-  void* allocate(std::size_t bytes, std::string_view label = {}) const {
-    return Front<Api>::allocate_managed(bytes, label);
-  }
-  void deallocate(void* ptr, std::size_t bytes, std::string_view label = {}) const {
-    Front<Api>::free_managed(ptr, bytes, label);
-  }
-};
+using PinnedSpace = HostReachableSpace<Derived, Api, HostReachable::pinned>;
+template <class Derived, class Api>
+using ManagedSpace = HostReachableSpace<Derived, Api, HostReachable::managed>;
 
 /// The execution-space class of a GPU backend: an instance is a reference-counted stream.
 template <class Derived, class Api, class DeviceMemory>
