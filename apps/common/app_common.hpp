@@ -56,6 +56,8 @@ class Args {
       if (a.rfind("--", 0) != 0 && a.rfind("-", 0) == 0 && a.size() == 2) a = "-" + a;  // -s -> --s
       if (a.rfind("--", 0) != 0) usage_error(app_, "unexpected argument \"" + a + "\"");
       const auto eq = a.find('=');
+      for (const auto& it : items_)
+        if (it.name == a.substr(0, eq)) usage_error(app_, it.name + " is given twice; give it once");
       if (eq != std::string::npos) {
         items_.push_back({a.substr(0, eq), a.substr(eq + 1), true});
       } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0 &&
@@ -80,6 +82,7 @@ class Args {
       if (it.name == name) {
         it.used = true;
         if (!it.has_value) usage_error(app_, name + " needs a value");
+        if (it.value.empty()) usage_error(app_, name + "= has an empty value; give one (e.g. " + name + "=VALUE)");
         return it.value;
       }
     return fallback;
@@ -140,13 +143,22 @@ class Args {
 /// device allocation that fails raises weft::Error on its own).
 inline void check_memory(const std::string& app, double bytes, int ranks_per_node = 1) {
   if constexpr (!ExecSpace::impl_is_host_space) return;
-  const double total = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
-  if (total > 0 && bytes * ranks_per_node > 0.9 * total) {
-    char b[200];
-    std::snprintf(
-        b, sizeof b,
-        "the problem needs %.1f GB per rank (x%d ranks on this node) but the machine has %.1f GB; give a smaller size",
-        bytes / 1e9, ranks_per_node, total / 1e9);
+  // What the machine can give now (MemAvailable: free memory plus reclaimable caches), else its total.
+  double avail = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+      if (unsigned long long kib = 0; std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) avail = kib * 1024.0;
+    std::fclose(f);
+  }
+  const bool have_avail = avail > 0;
+  if (!have_avail) avail = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (avail > 0 && bytes * ranks_per_node > 0.9 * avail) {
+    char b[240];
+    std::snprintf(b, sizeof b,
+                  "the problem needs %.1f GB per rank (x%d ranks on this node) but the machine has %.1f GB %s; give a "
+                  "smaller size",
+                  bytes / 1e9, ranks_per_node, avail / 1e9, have_avail ? "available" : "in all");
     usage_error(app, b);
   }
 }
@@ -229,6 +241,9 @@ struct Result {
 /// is one line on stderr and exit status 2, after Weft has finalized.
 template <class Run>
 int main(int& argc, char* argv[], const char* app, const char* usage, Run&& run) {
+  bool weft_help = false;  // initialize prints Weft's options; the app then stops, as after --help
+  for (int i = 1; i < argc; ++i)
+    weft_help = weft_help || std::string(argv[i]) == "--weft-help" || std::string(argv[i]) == "--kokkos-help";
   std::optional<weft::ScopeGuard> guard;
   try {
     guard.emplace(argc, argv);
@@ -236,6 +251,7 @@ int main(int& argc, char* argv[], const char* app, const char* usage, Run&& run)
     std::fprintf(stderr, "%s: %s\n", app, e.what());
     return 2;
   }
+  if (weft_help) return 0;
   try {
     Args args(app, argc, argv);
     if (args.flag("--help") || args.flag("--h")) {
