@@ -1,8 +1,17 @@
 // Matrix Market coordinate files (https://math.nist.gov/MatrixMarket/formats.html): real, integer or pattern
-// entries, general or symmetric. Every malformed line raises weft::Error with the file name and line number.
+// entries, general or symmetric. Every malformed line raises weft::Error with the file name and line number;
+// declared sizes are checked against what the file can hold and what the machine can give before anything is
+// allocated, so a 35-byte file cannot ask for gigabytes.
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include <weft/linalg.hpp>
@@ -16,11 +25,54 @@ std::string lower(std::string s) {
 [[noreturn]] void bad(const std::string& path, long line, const std::string& what) {
   throw Error("weft::linalg: Matrix Market file \"" + path + "\" line " + std::to_string(line) + ": " + what);
 }
+bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+/// Memory the machine can give now (MemAvailable), 0 when unknown.
+double available_bytes() {
+  double avail = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char text[256];
+    while (std::fgets(text, sizeof text, f))
+      if (unsigned long long kib = 0; std::sscanf(text, "MemAvailable: %llu kB", &kib) == 1) avail = kib * 1024.0;
+    std::fclose(f);
+  }
+  return avail;
+}
+/// The value of an entry: a finite number; for integer fields an integer.
+double parse_value(const std::string& path, long lineno, const std::string& token, bool integer) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(token.c_str(), &end);
+  if (end == token.c_str() || *end != '\0') bad(path, lineno, "the value \"" + token + "\" is not a number");
+  if (!std::isfinite(v)) bad(path, lineno, "the value \"" + token + "\" is not finite (nan and inf are not allowed)");
+  if (integer) {
+    const long long k = std::strtoll(token.c_str(), &end, 10);
+    if (*end != '\0' || errno == ERANGE || static_cast<double>(k) != v)
+      bad(path, lineno, "the value \"" + token + "\" is not an integer, but the file's field is integer");
+  }
+  return v;
+}
+MatrixMarketData read(const std::string& path);
 }  // namespace
 
 MatrixMarketData read_matrix_market(const std::string& path) {
+  try {
+    return read(path);
+  } catch (const std::bad_alloc&) {
+    throw Error("weft::linalg: Matrix Market file \"" + path +
+                "\": out of memory holding its entries; the matrix is too large for this machine");
+  } catch (const std::length_error&) {
+    throw Error("weft::linalg: Matrix Market file \"" + path + "\": its declared sizes are too large to hold");
+  }
+}
+
+namespace {
+MatrixMarketData read(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error("weft::linalg: \"" + path + "\" is a directory, not a Matrix Market file");
   std::ifstream in(path);
   if (!in) throw Error("weft::linalg: cannot open the Matrix Market file \"" + path + "\"");
+  const auto file_bytes = std::filesystem::file_size(path, ec);
   std::string line;
   long lineno = 1;
   if (!std::getline(in, line)) bad(path, lineno, "the file is empty");
@@ -39,10 +91,11 @@ MatrixMarketData read_matrix_market(const std::string& path) {
   MatrixMarketData d;
   d.symmetric = symmetry == "symmetric";
   const bool pattern = field == "pattern";
+  const bool integer = field == "integer";
   long entries = -1;
   while (std::getline(in, line)) {
     ++lineno;
-    if (line.empty() || line[0] == '%') continue;
+    if (blank(line) || line[0] == '%') continue;  // blank lines are allowed here, as NIST's mmio allows them
     std::istringstream s(line);
     std::string extra;
     if (!(s >> d.rows >> d.cols >> entries) || (s >> extra))
@@ -52,21 +105,52 @@ MatrixMarketData read_matrix_market(const std::string& path) {
     break;
   }
   if (entries < 0) bad(path, lineno, "the size line is missing");
-  d.i.reserve(static_cast<std::size_t>(entries) * (d.symmetric ? 2 : 1));
+  // Each entry line needs at least "1 1\n" (pattern) or "1 1 1\n": a count far beyond what the rest of the file
+  // can hold is a broken size line, not a reason to reserve memory for it.
+  if (!ec) {
+    const std::streamoff at = in.tellg();
+    const double rest = at >= 0 ? double(file_bytes) - double(at) : double(file_bytes);
+    const double most = rest / (pattern ? 4.0 : 6.0);
+    if (double(entries) > 2 * most + 1000)  // small shortfalls get "the file ends after k of n" at the end
+      bad(path, lineno,
+          "the size line announces " + std::to_string(entries) + " entries, but the rest of the file (" +
+              std::to_string(static_cast<long long>(rest)) + " bytes) holds at most " +
+              std::to_string(static_cast<long long>(most)) + "; fix the size line");
+  }
+  // The triplets, the CSR row offsets and their copies: refuse what the machine cannot give now.
+  const double expanded = double(entries) * (d.symmetric ? 2.0 : 1.0);
+  const double need = 48.0 * expanded + 16.0 * (double(d.rows) + 1.0);
+  if (const double avail = available_bytes(); avail > 0 && need > 0.9 * avail) {
+    char msg[320];
+    std::snprintf(msg, sizeof msg,
+                  "a %ld x %ld matrix with %ld entries needs about %.1f GB to read and convert, but the machine has "
+                  "%.1f GB available",
+                  d.rows, d.cols, entries, need / 1e9, avail / 1e9);
+    bad(path, lineno, msg);
+  }
+  d.i.reserve(static_cast<std::size_t>(expanded));
+  d.j.reserve(static_cast<std::size_t>(expanded));
+  d.v.reserve(static_cast<std::size_t>(expanded));
   long seen = 0;
   while (std::getline(in, line)) {
     ++lineno;
-    if (line.empty() || line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '%') continue;
+    if (blank(line) || line[0] == '%') continue;
     std::istringstream s(line);
     long r = 0, c = 0;
     double v = 1.0;
-    std::string extra;
-    if (!(s >> r >> c) || (!pattern && !(s >> v)) || (s >> extra))
+    std::string token, extra;
+    if (!(s >> r >> c) || (!pattern && !(s >> token)) || (s >> extra))
       bad(path, lineno, pattern ? "an entry must be two integers: row column" : "an entry must be: row column value");
+    if (!pattern) v = parse_value(path, lineno, token, integer);
     if (r < 1 || r > d.rows || c < 1 || c > d.cols)
       bad(path, lineno,
           "entry (" + std::to_string(r) + ", " + std::to_string(c) + ") is outside the " + std::to_string(d.rows) +
               " x " + std::to_string(d.cols) + " matrix (indices start at 1)");
+    if (d.symmetric && c > r)
+      bad(path, lineno,
+          "entry (" + std::to_string(r) + ", " + std::to_string(c) +
+              ") is above the diagonal, but a symmetric file lists the lower triangle only (each off-diagonal entry "
+              "stands for both)");
     if (++seen > entries) bad(path, lineno, "more entries than the " + std::to_string(entries) + " announced");
     d.i.push_back(r - 1);
     d.j.push_back(c - 1);
@@ -82,4 +166,5 @@ MatrixMarketData read_matrix_market(const std::string& path) {
         "the file ends after " + std::to_string(seen) + " of the " + std::to_string(entries) + " announced entries");
   return d;
 }
+}  // namespace
 }  // namespace weft::linalg::impl

@@ -273,6 +273,34 @@ TEST_CASE("Matrix Market: general, symmetric, pattern; malformed files name the 
   CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("b4.mtx", "%%MatrixMarket matrix array real general\n2 2\n")),
                        doctest::Contains("line 1: format \"array\" is not supported"), weft::Error);
   CHECK_THROWS_WITH_AS(Csr::from_matrix_market(dir + "missing.mtx"), doctest::Contains("cannot open"), weft::Error);
+  // Declared sizes are checked before anything is allocated: a 45-byte file cannot ask for exabytes (nor, on a
+  // machine of 24 GB, "2147483647 1 0" for 34 GB).
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(
+                           write("h1.mtx", "%%MatrixMarket matrix coordinate real general\n900000000000000000 1 0\n")),
+                       doctest::Contains("GB to read and convert, but the machine has"), weft::Error);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(
+                           write("h2.mtx", "%%MatrixMarket matrix coordinate real general\n5 5 2000000000\n1 1 1\n")),
+                       doctest::Contains("announces 2000000000 entries, but the rest of the file"), weft::Error);
+  // A symmetric file lists one triangle: an entry above the diagonal would be counted twice.
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("h3.mtx",
+                                                     "%%MatrixMarket matrix coordinate real symmetric\n"
+                                                     "2 2 3\n1 1 1\n2 1 5\n1 2 5\n")),
+                       doctest::Contains("line 5: entry (1, 2) is above the diagonal"), weft::Error);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("h4.mtx",
+                                                     "%%MatrixMarket matrix coordinate integer general\n"
+                                                     "2 2 1\n1 1 1.5\n")),
+                       doctest::Contains("line 3: the value \"1.5\" is not an integer"), weft::Error);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("h5.mtx",
+                                                     "%%MatrixMarket matrix coordinate real general\n"
+                                                     "2 2 1\n1 1 nan\n")),
+                       doctest::Contains("line 3: the value \"nan\" is not finite"), weft::Error);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(std::string(tmp && *tmp ? tmp : "/tmp")),
+                       doctest::Contains("is a directory"), weft::Error);
+  // Blank (and whitespace-only) lines before the size line are accepted, as NIST's mmio accepts them.
+  auto blank = Csr::from_matrix_market(
+      write("h6.mtx", "%%MatrixMarket matrix coordinate real general\n\n   \n% c\n2 2 1\n2 2 3.5\n"));
+  CHECK(blank.nnz() == 1);
+  CHECK(blank.values()(0) == 3.5);
 }
 
 namespace {
