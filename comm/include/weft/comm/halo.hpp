@@ -134,6 +134,7 @@ class Halo {
         slots_.push_back(std::move(s));
       }
     }
+    agree_sizes();
   }
 
   /// Packs the faces (all of them for HaloShape::faces, the first dimension's for full) and starts the
@@ -188,6 +189,45 @@ class Halo {
   std::vector<Slot> slots_;
   bool active_ = false;
   int next_dim_ = 0;
+
+  /// Every pair of neighbours agrees on each face's size before any face moves (one 8-byte message per face and
+  /// one allreduce, at construction): a rank whose View or width differs would otherwise be sent more than its
+  /// receive buffer holds, which MPI does not always catch (Open MPI's shared-memory single-copy path writes the
+  /// whole message). Every rank raises; the ranks involved name the peer and both sizes.
+  void agree_sizes() {
+    auto* c = dec_.comm().impl_get();
+    constexpr int handshake_tags = 100;  // above the faces' own tags (halo_tag)
+    const std::size_t n = slots_.size();
+    std::vector<long> mine(n), theirs(n, -1);
+    std::vector<std::shared_ptr<impl::RequestState>> reqs;
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto& m = slots_[k].m;
+      mine[k] = static_cast<long>(m.count);
+      reqs.push_back(
+          c->irecv(&theirs[k], 1, impl::Dtype::i64, m.peer, impl::halo_tag(m.dim, -m.side) + handshake_tags));
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto& m = slots_[k].m;
+      reqs.push_back(c->isend(&mine[k], 1, impl::Dtype::i64, m.peer, impl::halo_tag(m.dim, m.side) + handshake_tags));
+    }
+    for (auto& r : reqs) r->impl_wait();
+    std::string mismatch;
+    for (std::size_t k = 0; k < n && mismatch.empty(); ++k)
+      if (theirs[k] != mine[k]) {
+        const auto& m = slots_[k].m;
+        mismatch = "rank " + std::to_string(m.peer) + " would send " + std::to_string(theirs[k]) +
+                   " elements for the face of dimension " + std::to_string(m.dim) +
+                   (m.side < 0 ? " (lower)" : " (upper)") + " where rank " + std::to_string(c->rank) + " expects " +
+                   std::to_string(mine[k]);
+      }
+    long bad = mismatch.empty() ? 0 : 1, any = 0;
+    c->allreduce(&bad, &any, 1, impl::Dtype::i64, impl::OpKind::max);
+    if (any)
+      impl::throw_comm_error(
+          "weft::comm::Halo on View \"" + view_.label() +
+          "\": " + (mismatch.empty() ? std::string("the halo faces of other ranks differ in size") : mismatch) +
+          "; every rank must exchange the same View shape and width (nothing was exchanged)");
+  }
 
   template <class E>
   void post(const E& exec, int d) {
