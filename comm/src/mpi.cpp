@@ -119,12 +119,16 @@ struct MpiRequest final : RequestState {
   MPI_Request req = MPI_REQUEST_NULL;
   MPI_Status status{};
   MPI_Datatype type = MPI_BYTE;
+  bool finished = false;  // completed without a request (a matched receive): status holds its size
   bool impl_test() override {
+    if (finished) return true;
     int flag = 0;
     check_mpi(MPI_Test(&req, &flag, &status), "MPI_Test", what);
     return flag != 0;
   }
-  void impl_wait() override { check_mpi(MPI_Wait(&req, &status), "MPI_Wait", what); }
+  void impl_wait() override {
+    if (!finished) check_mpi(MPI_Wait(&req, &status), "MPI_Wait", what);
+  }
   std::size_t impl_received() const override {
     int n = 0;
     MPI_Get_count(&status, type, &n);
@@ -211,6 +215,33 @@ class MpiComm final : public CommImpl {
     auto req = std::make_shared<MpiRequest>();
     req->type = mpi_type(d);
     check_mpi(MPI_Irecv(buf, as_int_count(n, "irecv"), req->type, source, tag, comm_, &req->req), "MPI_Irecv", "");
+    return req;
+  }
+  std::shared_ptr<RequestState> recv(void* buf, std::size_t n, Dtype d, int source, int tag,
+                                     const std::string& what) override {
+    check_mpi_alive("recv");
+    if (source == rank) return loopback_->irecv(buf, n, d, 0, tag);
+    auto req = std::make_shared<MpiRequest>();
+    req->type = mpi_type(d);
+    const int want = as_int_count(n, "recv");
+    // The message is matched first and its size read: above the eager limit Open MPI's shared-memory
+    // single-copy path would write a longer message past the buffer before reporting MPI_ERR_TRUNCATE.
+    MPI_Message msg;
+    MPI_Status probed;
+    check_mpi(MPI_Mprobe(source, tag, comm_, &msg, &probed), "MPI_Mprobe", what);
+    int got = 0;
+    check_mpi(MPI_Get_count(&probed, req->type, &got), "MPI_Get_count", what);
+    if (got == MPI_UNDEFINED || got > want) {
+      int bytes = 0;
+      MPI_Get_count(&probed, MPI_BYTE, &bytes);
+      std::vector<char> sink(static_cast<std::size_t>(bytes > 0 ? bytes : 1));  // drained: MPI keeps nothing of ours
+      check_mpi(MPI_Mrecv(sink.data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv", what);
+      throw Error("weft::comm::" + what + ": rank " + std::to_string(source) + " sent " +
+                  (got == MPI_UNDEFINED ? std::to_string(bytes) + " bytes" : std::to_string(got) + " elements") +
+                  " but the View holds " + std::to_string(n) + "; send and receive Views of the same size");
+    }
+    check_mpi(MPI_Mrecv(buf, want, req->type, &msg, &req->status), "MPI_Mrecv", what);
+    req->finished = true;
     return req;
   }
   void agree(const std::string& what, const long* v, const char* const* names, int n) override {

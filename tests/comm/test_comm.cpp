@@ -256,6 +256,28 @@ TEST_CASE("errors: roots, peers, sizes that differ between ranks, short and long
         r2.wait();
       },
       weft::Error);
+  if (p > 1 && me < 2) {
+    // A blocking recv learns the size before data lands: 100000 doubles (far above the eager limit, where Open
+    // MPI's single-copy path would write past a smaller buffer) into a View of 1000 raise on the receiver, and
+    // the sender's send completes (the message is drained).
+    weft::View<double*, weft::HostSpace> large("large_msg", 100000), small("small_view", 1000);
+    if (me == 0) {
+      c.send(weft::DefaultHostExecutionSpace(), large, 1, 9);
+    } else {
+      CHECK_THROWS_WITH_AS(c.recv(weft::DefaultHostExecutionSpace(), small, 0, 9),
+                           doctest::Contains("rank 0 sent 100000 elements but the View holds 1000"), weft::Error);
+    }
+    // and the right size still arrives whole
+    if (me == 0) {
+      weft::parallel_for(weft::RangePolicy<weft::DefaultHostExecutionSpace>(0, 1000),
+                         [=](int i) { small(i) = 0.5 * i; });
+      c.send(weft::DefaultHostExecutionSpace(), small, 1, 10);
+    } else {
+      c.recv(weft::DefaultHostExecutionSpace(), small, 0, 10);
+      CHECK(small(999) == 0.5 * 999);
+    }
+  }
+  c.barrier();
   comm::Communicator empty;
   CHECK_THROWS_WITH_AS(empty.barrier(), doctest::Contains("empty"), weft::Error);
 }

@@ -82,6 +82,14 @@ class CommImpl {
   virtual void alltoall(const void* send, void* recv, std::size_t n_per_rank, Dtype d) = 0;
   virtual std::shared_ptr<RequestState> isend(const void* buf, std::size_t n, Dtype d, int dest, int tag) = 0;
   virtual std::shared_ptr<RequestState> irecv(void* buf, std::size_t n, Dtype d, int source, int tag) = 0;
+  /// A blocking receive that learns the message's size before any byte lands (MPI: MPI_Mprobe, MPI_Get_count,
+  /// MPI_Mrecv); a longer message than n is drained and raises, naming `what`, the peer and both sizes. Returns
+  /// the completed request (its size is checked by RequestState::complete). Default: irecv.
+  virtual std::shared_ptr<RequestState> recv(void* buf, std::size_t n, Dtype d, int source, int tag,
+                                             const std::string& what) {
+    (void)what;
+    return irecv(buf, n, d, source, tag);
+  }
   /// Collective: raises weft::Error on every rank unless all ranks passed the same values (element counts,
   /// types, roots). `names[i]` says what values[i] is.
   virtual void agree(const std::string& what, const long* values, const char* const* names, int n) = 0;
@@ -503,9 +511,23 @@ class Communicator {
   void send(const E& exec, const V& v, int dest, int tag = 0) const {
     isend(exec, v, dest, tag).wait();
   }
+  /// Receives into v from rank `source`; the message must have exactly v.size() elements. The size is known
+  /// before data lands: a longer message raises and never writes past v.
   template <ExecutionSpace E, class V>
   void recv(const E& exec, const V& v, int source, int tag = 0) const {
-    irecv(exec, v, source, tag).wait();
+    impl::check_writable_type<V>();
+    using T = typename V::non_const_value_type;
+    const std::string what = impl::describe("recv", v.label()) + " from rank " + std::to_string(source) + " (tag " +
+                             std::to_string(tag) + ")";
+    impl::check_usable(impl_.get(), "recv", v.label());
+    check_peer(what, source, "source");
+    auto w = impl::writable(exec, v, impl_.get());
+    auto st = impl_->recv(w.ptr, count_for<T>(v.size()), dtype_for<T>(), source, tag, what);
+    st->what = what;
+    st->expected = count_for<T>(v.size());
+    st->is_recv = true;
+    st->on_complete = [w] { w.commit(); };
+    Request(std::move(st)).wait();
   }
 
   /// The backend object (for weft/comm/mpi.hpp and the NCCL layer).
