@@ -20,6 +20,7 @@
 #include <weft/weft.hpp>
 
 #include "app_common.hpp"
+#include "app_mpi.hpp"
 
 namespace {
 using Exec = weft_app::ExecSpace;
@@ -353,6 +354,9 @@ int main(int argc, char* argv[]) {
     args.finish();
     if (o.n < 2) weft_app::usage_error("weft-cg", "--n " + std::to_string(o.n) + " is too small: give at least 2");
     auto world = weft::comm::world();
+    weft_app::agree_parameters(
+        world, "weft-cg",
+        {{"--n", double(o.n)}, {"--max-iter", double(o.max_iter)}, {"--tol", o.tol}, {"--weak", double(o.weak)}});
     const double local = std::pow(static_cast<double>(o.n), 3) / (o.weak ? 1.0 : world.size());
     // 27 nonzeros x 12 bytes + 8 vectors, with 32-bit column indices into the padded local grid
     if (std::pow(static_cast<double>(o.n + 2), 3) / (o.weak ? 1.0 : world.size()) > 2.0e9)

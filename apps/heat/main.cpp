@@ -18,6 +18,7 @@
 #include <weft/weft.hpp>
 
 #include "app_common.hpp"
+#include "app_mpi.hpp"
 
 namespace {
 constexpr double pi = 3.14159265358979323846;
@@ -228,6 +229,11 @@ int main(int argc, char* argv[]) {
     args.finish();
     if (o.n < 3) weft_app::usage_error("weft-heat", "--n " + std::to_string(o.n) + " is too small: give at least 3");
     auto world = weft::comm::world();
+    weft_app::agree_parameters(world, "weft-heat",
+                               {{"--n", double(o.n)},
+                                {"--steps", double(o.steps)},
+                                {"--weak", double(o.weak)},
+                                {"--no-overlap", double(!o.overlap)}});
     const double local = std::pow(static_cast<double>(o.n), 3) / (o.weak ? 1.0 : world.size());
     weft_app::check_memory("weft-heat", local * 2 * 8, world.local_size());
     return run(o, world);

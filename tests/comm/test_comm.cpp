@@ -416,6 +416,17 @@ void check_halo(const comm::CartesianDecomposition& dec, int w, comm::HaloShape 
 }
 }  // namespace
 
+TEST_CASE("Halo: ranks that disagree on the face sizes all raise at construction, before any face moves") {
+  auto c = comm::world();
+  if (c.size() < 2) return;
+  comm::CartesianDecomposition d(c, {10L * c.size()}, {false});
+  const int w = c.rank() == 0 ? 2 : 1;  // rank 0's faces hold 2 elements, the others' 1
+  weft::View<double*, weft::HostSpace> v("mismatched_halo", static_cast<std::size_t>(d.local_extent(0) + 2 * w));
+  const char* want = c.rank() == 1 ? "rank 0 would send 2 elements" : "every rank must exchange the same View shape";
+  CHECK_THROWS_WITH_AS((comm::Halo<decltype(v)>(d, v, w)), doctest::Contains(want), weft::Error);
+  c.barrier();  // every rank got here: none is left waiting
+}
+
 TEST_CASE_TEMPLATE("halo_exchange: 1-, 2-, 3-D, widths 1 and 2, periodic or not, faces or full", E,
                    WEFT_TEST_EXEC_SPACES) {
   auto c = comm::world();
