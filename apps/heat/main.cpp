@@ -87,6 +87,19 @@ int run(const Options& o, const weft::comm::Communicator& world) {
   const double hs[3] = {hx, hy, hz};
   const double alpha = 1.0, hmin = std::min({hx, hy, hz}), dt = hmin * hmin / (8.0 * alpha);
   const double c[3] = {alpha * dt / (hx * hx), alpha * dt / (hy * hy), alpha * dt / (hz * hz)};
+  // The exact discrete solution decays as g^S: it must stay far above what doubles resolve, or the check
+  // "relative to the amplitude" would divide by an underflowed amplitude (refused before the run).
+  double g = 1.0, space_err = 0;
+  for (int d = 0; d < 3; ++d) {
+    const double sh = std::sin(pi * hs[d] / 2.0);
+    g -= c[d] * 4.0 * sh * sh;
+    space_err += (pi * hs[d]) * (pi * hs[d]) / 12.0;
+  }
+  const double log10_amp = static_cast<double>(o.steps) * std::log10(g);
+  if (log10_amp < -200)
+    weft_app::usage_error("weft-heat", "after " + std::to_string(o.steps) + " steps the solution has decayed to 1e" +
+                                           std::to_string(static_cast<long>(log10_amp)) +
+                                           " of its start, too small to validate: give fewer --steps or a larger --n");
 
   Field u(weft::view_alloc(weft::WithoutInitializing, "u"), n[0] + 2, n[1] + 2, n[2] + 2);
   Field un(weft::view_alloc(weft::WithoutInitializing, "u_next"), n[0] + 2, n[1] + 2, n[2] + 2);
@@ -148,12 +161,6 @@ int run(const Options& o, const weft::comm::Communicator& world) {
   const Field& result = (o.steps % 2 == 0) ? u : un;
 
   // Validation against the exact discrete solution and the analytic decay.
-  double g = 1.0, space_err = 0;
-  for (int d = 0; d < 3; ++d) {
-    const double sh = std::sin(pi * hs[d] / 2.0);
-    g -= c[d] * 4.0 * sh * sh;
-    space_err += (pi * hs[d]) * (pi * hs[d]) / 12.0;
-  }
   const double amp_discrete = std::pow(g, static_cast<double>(o.steps));
   const double t_end = dt * static_cast<double>(o.steps);
   const double amp_analytic = std::exp(-3.0 * pi * pi * alpha * t_end);
@@ -171,7 +178,11 @@ int run(const Options& o, const weft::comm::Communicator& world) {
   const double analytic_err = std::fabs(amp_discrete / amp_analytic - 1.0);
   const double lambda = 3.0 * pi * pi * alpha;
   const double analytic_tol = 1.5 * t_end * (pi * pi * alpha * space_err + dt * lambda * lambda / 2.0) + 1e-12;
-  const bool ok = err <= 1e-10 && analytic_err <= analytic_tol;
+  // The leading-order estimate only means something while it is small: on a coarse grid (or a long run) it
+  // exceeds the amplitude itself, a limit no run can fail. Then only the exact discrete solution is checked,
+  // and the output says so.
+  const bool analytic_applies = analytic_tol < 0.25;
+  const bool ok = err <= 1e-10 && (!analytic_applies || analytic_err <= analytic_tol);
 
   const double cells = static_cast<double>(global[0]) * static_cast<double>(global[1]) * static_cast<double>(global[2]);
   const double updates = cells * static_cast<double>(o.steps);
@@ -184,7 +195,13 @@ int run(const Options& o, const weft::comm::Communicator& world) {
                 elapsed / o.steps, halo_max, 100.0 * halo_max / elapsed, o.overlap ? " (overlapped)" : "");
     std::printf("  updates per second: %.4g total, %.4g per rank\n", updates / elapsed, per_rank);
     std::printf("  error vs exact discrete solution: %.3e of the amplitude (limit 1e-10)\n", err);
-    std::printf("  amplitude vs analytic exp(-3 pi^2 alpha t): %.3e (limit %.3e)\n", analytic_err, analytic_tol);
+    if (analytic_applies)
+      std::printf("  amplitude vs analytic exp(-3 pi^2 alpha t): %.3e (limit %.3e)\n", analytic_err, analytic_tol);
+    else
+      std::printf(
+          "  amplitude vs analytic exp(-3 pi^2 alpha t): %.3e (not checked: the discretisation error estimate "
+          "%.3e is not small on this grid; the exact discrete solution is)\n",
+          analytic_err, analytic_tol);
     std::printf("Validation: %s\n", ok ? "PASSED" : "FAILED");
     weft_app::Result r;
     r.app = "weft-heat";
@@ -194,8 +211,11 @@ int run(const Options& o, const weft::comm::Communicator& world) {
     r.fom = per_rank;
     r.valid = ok;
     char buf[200];
-    std::snprintf(buf, sizeof buf, "discrete error %.2e <= 1e-10; analytic decay error %.2e <= %.2e", err, analytic_err,
-                  analytic_tol);
+    if (analytic_applies)
+      std::snprintf(buf, sizeof buf, "discrete error %.2e <= 1e-10; analytic decay error %.2e <= %.2e", err,
+                    analytic_err, analytic_tol);
+    else
+      std::snprintf(buf, sizeof buf, "discrete error %.2e <= 1e-10 (analytic decay not checked on this grid)", err);
     r.validation = buf;
     r.metrics = {{"cells", cells},
                  {"steps", double(o.steps)},
