@@ -60,7 +60,7 @@ class Md {
     const double rn = cutoff + skin;
     ncell_ = static_cast<int>(box_ / rn);
     if (ncell_ < 3)
-      throw weft::Error("weft-md: the box (" + std::to_string(box_) + " sigma) holds fewer than 3 neighbour cells of " +
+      throw weft::Error("the box (" + std::to_string(box_) + " sigma) holds fewer than 3 neighbour cells of " +
                         std::to_string(rn) + " sigma per dimension; give at least --n 6");
     cell_of_ = IntV("cell_of", natoms_);
     count_ = IntV("cell_count", std::size_t(ncell_) * ncell_ * ncell_);
