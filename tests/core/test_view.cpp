@@ -116,6 +116,11 @@ TEST_CASE_TEMPLATE("subview with integers, ALL and ranges keeps the right layout
   CHECK(empty.size() == 0);
   CHECK_THROWS_WITH_AS(weft::subview(left, std::pair<int, int>(3, 6), weft::ALL),
                        doctest::Contains("selects [3, 6) outside extent 5"), weft::Error);
+  // A negative index is named as written, not as the unsigned number it would wrap to.
+  CHECK_THROWS_WITH_AS(weft::subview(left, -1, weft::ALL), doctest::Contains("subview argument 0 is negative (-1)"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS(weft::subview(left, weft::ALL, std::pair<int, int>(-2, 3)),
+                       doctest::Contains("subview argument 1 is negative (-2)"), weft::Error);
 }
 
 TEST_CASE_TEMPLATE("deep_copy between layouts, strided subviews and scalars", E, WEFT_TEST_HOST_SPACES) {

@@ -820,6 +820,19 @@ WEFT_INLINE_FUNCTION void subview_range(const T& a, std::size_t ext, std::size_t
     e = b + 1;
   }
 }
+/// The first and last selected index as the caller wrote them (signed), for the message of a negative argument.
+template <class T>
+void subview_signed(const T& a, long long& b, long long& e) {
+  using A = std::decay_t<T>;
+  if constexpr (std::is_same_v<A, ALL_t>) {
+    b = e = 0;
+  } else if constexpr (is_range_arg<A>::value) {
+    b = static_cast<long long>(a.first);
+    e = static_cast<long long>(a.second);
+  } else {
+    b = e = static_cast<long long>(a);
+  }
+}
 }  // namespace impl
 
 /// subview(v, i, ALL, pair(a, b), ...): integers drop a dimension; ALL and [a, b) ranges keep it.
@@ -838,6 +851,14 @@ auto subview(const View<D, P...>& v, const Args&... args) {
   int k = 0;
   int out = 0;
   auto one = [&](const auto& a) {
+    if constexpr (std::is_signed_v<std::decay_t<decltype(a)>> || impl::is_range_arg<std::decay_t<decltype(a)>>::value) {
+      long long sb = 0, se = 0;
+      impl::subview_signed(a, sb, se);
+      if (sb < 0 || se < 0)
+        impl::throw_view_error(v.label(), "subview argument " + std::to_string(k) + " is negative (" +
+                                              std::to_string(sb < 0 ? sb : se) + "); indices start at 0 (extents " +
+                                              impl::format_extents(m.ext, V::R) + ")");
+    }
     std::size_t b, e;
     impl::subview_range(a, m.ext[k], b, e);
     const bool keep = impl::is_range_arg<std::decay_t<decltype(a)>>::value;
