@@ -91,6 +91,10 @@ std::map<std::pair<int, std::string>, Stat> g_kernels;  // (kind, label); kind 3
 std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> g_memory;  // space -> (current, high water)
 thread_local std::vector<std::pair<std::string, double>> t_regions;
 double g_start = 0;
+std::vector<ProfileReport>& reports() {
+  static std::vector<ProfileReport> r;
+  return r;
+}
 const char* kind_name(int k) {
   static const char* names[] = {"parallel_for", "parallel_reduce", "parallel_scan", "region", "deep_copy", "fence"};
   return names[k];
@@ -141,7 +145,10 @@ void print_summary() {
       std::size_t i = 0;
       for (const auto& [space, m] : g_memory)
         f << (i++ ? ", " : "") << "{\"space\": \"" << space << "\", \"high_water_bytes\": " << m.second << "}";
-      f << "]}\n";
+      f << "]";
+      for (const ProfileReport& r : reports())
+        if (r.wanted()) f << ", \"" << r.key << "\": " << r.json();
+      f << "}\n";
     }
     return;
   }
@@ -154,6 +161,8 @@ void print_summary() {
                  s.count, s.total, 1e6 * s.total / std::max(1L, s.count), wall > 0 ? 100.0 * s.total / wall : 0.0);
   for (const auto& [space, m] : g_memory)
     std::fprintf(stderr, "  memory high-water mark in %s: %.3f MB\n", space.c_str(), m.second / 1e6);
+  for (const ProfileReport& r : reports())
+    if (r.wanted()) std::fputs(r.text().c_str(), stderr);
 }
 }  // namespace
 
@@ -222,10 +231,25 @@ void initialize(const std::string_view& libs, const std::string_view& profile) {
   g_active = g_timer || !g_tools.empty();
 }
 
+void add_report(const ProfileReport& r) {
+  for (ProfileReport& o : reports())
+    if (std::string_view(o.key) == r.key) {
+      o = r;
+      return;
+    }
+  reports().push_back(r);
+}
+
 void finalize() {
   for (auto& t : g_tools)
     if (t.fin) t.fin();
-  if (g_timer) print_summary();
+  if (g_timer) {
+    print_summary();
+  } else {
+    for (const ProfileReport& r : reports())
+      if (r.wanted()) std::fputs(r.text().c_str(), stderr);
+  }
+  for (const ProfileReport& r : reports()) r.reset();
   g_tools.clear();
   g_section_ids.clear();
   g_kernels.clear();

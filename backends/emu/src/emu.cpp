@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -18,7 +19,9 @@
 
 #include <weft/emu/context.hpp>
 #include <weft/error.hpp>
+
 #include <weft/spaces.hpp>
+#include "memory_model.hpp"
 
 namespace weft::impl::emu {
 namespace ctx = boost::context;
@@ -46,6 +49,10 @@ struct Thread {
   };
   std::vector<AsyncCopy> copies;  // issued, not yet performed (gpu::copy_async)
   std::uint32_t committed = 0;    // groups committed so far; a new copy joins group `committed`
+  // The memory model: this thread's global and shared accesses since its warp's last synchronization point,
+  // and how often it issued from each call site since then.
+  std::vector<model::Acc> global_accesses, shared_accesses;
+  std::vector<std::pair<const void*, std::uint32_t>> site_counts;
 };
 
 }  // namespace
@@ -66,6 +73,8 @@ struct BlockState {
   std::vector<std::uint8_t> in_flight;  // bytes an asynchronous copy will write
   std::uint32_t epoch = 1;
   std::vector<std::uint16_t> warp_epoch;
+  model::Counts* counts = nullptr;  // the memory model's figures for this block (null: the model is off)
+  const model::Views* views = nullptr;
 };
 
 namespace {
@@ -89,6 +98,42 @@ void yield() {
   Thread* self = t_fiber;
   self->scheduler = std::move(self->scheduler).resume();
   // Resumed by the scheduler, which has set the thread context again.
+}
+
+/// The memory model: at a synchronization point of a warp, the accesses its lanes issued since the last one from
+/// the same call site, the k-th of each lane with the k-th of the others, form one warp-wide request (as the
+/// lanes of a warp issue one instruction together; lanes that took another branch issue it apart).
+thread_local std::vector<model::Acc> t_warp_accesses;
+void flush_warp(BlockState& b, int warp_begin, int warp_end) {
+  if (!b.counts) return;
+  std::vector<model::Acc>& all = t_warp_accesses;
+  for (auto member : {&Thread::global_accesses, &Thread::shared_accesses}) {
+    all.clear();
+    for (int i = warp_begin; i < warp_end; ++i) {
+      auto& mine = b.threads[i].*member;
+      all.insert(all.end(), mine.begin(), mine.end());
+      mine.clear();
+    }
+    if (all.empty()) continue;
+    std::stable_sort(all.begin(), all.end(), [](const model::Acc& x, const model::Acc& y) {
+      return x.site != y.site ? std::less<const void*>()(x.site, y.site) : x.seq < y.seq;
+    });
+    for (std::size_t g = 0; g < all.size();) {
+      std::size_t e = g + 1;
+      while (e < all.size() && all[e].site == all[g].site && all[e].seq == all[g].seq) ++e;
+      const int n = static_cast<int>(e - g);
+      if (member == &Thread::global_accesses)
+        model::account_global(*b.counts, *b.views, &all[g], n);
+      else
+        model::account_shared(*b.counts, &all[g], n);
+      g = e;
+    }
+  }
+  for (int i = warp_begin; i < warp_end; ++i) b.threads[i].site_counts.clear();
+}
+void flush_block(BlockState& b) {
+  const int n = static_cast<int>(b.threads.size());
+  for (int w = 0; w < n; w += 32) flush_warp(b, w, std::min(n, w + 32));
 }
 
 /// Completes the warp collectives that every lane of their mask has reached.
@@ -160,6 +205,7 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
     for (int l = 0; l < 32; ++l)
       if (mask & (1u << l)) b.threads[warp_begin + l].state = State::runnable;
     ++b.warp_epoch[warp_begin / 32];
+    flush_warp(b, warp_begin, warp_end);
     released = true;
   }
   return released;
@@ -172,6 +218,9 @@ void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixe
     t.state = State::runnable;
     t.copies.clear();
     t.committed = 0;
+    t.global_accesses.clear();
+    t.shared_accesses.clear();
+    t.site_counts.clear();
     t.fiber = ctx::fiber(std::allocator_arg, stacks, [tp, body, arg](ctx::fiber&& s) {
       tp->scheduler = std::move(s);
       body(arg);
@@ -208,7 +257,10 @@ void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixe
         waiting = &t;
       }
     }
-    if (done == n) break;
+    if (done == n) {
+      flush_block(b);
+      break;
+    }
     bool released = false;
     for (int w = 0; w < n; w += 32) released |= complete_warp_ops(b, w, std::min(n, w + 32));
     if (at_barrier > 0 && at_barrier + done == n) {
@@ -219,6 +271,7 @@ void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixe
                  "," + std::to_string(exited->context.thread_idx.z) + ") exited without reaching it");
       for (auto& t : b.threads) t.state = State::runnable;
       ++b.epoch;
+      flush_block(b);
       released = true;
     }
     if (!progressed && !released) {
@@ -275,7 +328,8 @@ std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value
 
 void report(const char* what) { fail(t_block, t_fiber, what); }
 
-void shared_access(const void* p, std::size_t bytes, bool write) {
+namespace {
+void check_shared(const void* p, std::size_t bytes, bool write) {
   Thread* self = t_fiber;
   if (!self) report("a shared-memory access outside a kernel");
   BlockState& b = *t_block;
@@ -317,8 +371,43 @@ void shared_access(const void* p, std::size_t bytes, bool write) {
     if (write) sh = Shadow{b.epoch, me, my_warp_epoch};
   }
 }
+}  // namespace
 
-void async_copy(void* dst, const void* src, unsigned bytes, unsigned src_bytes) {
+namespace {
+/// Records one access of the running thread for the memory model.
+void record(Thread* self, const void* p, std::size_t bytes, const void* site, bool shared) {
+  std::uint32_t seq = 0;
+  bool found = false;
+  for (auto it = self->site_counts.rbegin(); it != self->site_counts.rend(); ++it)
+    if (it->first == site) {
+      seq = it->second++;
+      found = true;
+      break;
+    }
+  if (!found) self->site_counts.emplace_back(site, 1u);
+  const model::Acc a{reinterpret_cast<std::uintptr_t>(p), static_cast<std::uint32_t>(bytes), seq, site};
+  (shared ? self->shared_accesses : self->global_accesses).push_back(a);
+}
+bool in_shared(const Thread* self, const void* p) {
+  const char* c = static_cast<const char*>(p);
+  return c >= self->context.shared && c < self->context.shared + self->context.shared_bytes;
+}
+}  // namespace
+
+// Out of line, so that the return address names the kernel's call site (the callers inline into it).
+__attribute__((noinline)) void shared_access(const void* p, std::size_t bytes, bool write) {
+  check_shared(p, bytes, write);
+  if (t_fiber->context.model) [[unlikely]]
+    record(t_fiber, p, bytes, __builtin_return_address(0), true);
+}
+
+__attribute__((noinline)) void note_access(const void* p, std::size_t bytes) {
+  Thread* self = t_fiber;
+  if (!self || !self->context.model) return;
+  record(self, p, bytes, __builtin_return_address(0), in_shared(self, p));
+}
+
+__attribute__((noinline)) void async_copy(void* dst, const void* src, unsigned bytes, unsigned src_bytes) {
   Thread* self = t_fiber;
   if (!self) report("gpu::copy_async called outside a kernel");
   BlockState& b = *t_block;
@@ -327,7 +416,12 @@ void async_copy(void* dst, const void* src, unsigned bytes, unsigned src_bytes) 
   if (reinterpret_cast<std::uintptr_t>(d) % bytes != 0 ||
       (src_bytes > 0 && reinterpret_cast<std::uintptr_t>(src) % bytes != 0))
     report("gpu::copy_async: the shared or global address is not aligned to the copy's size");
-  shared_access(d, bytes, true);  // bounds, and no race with what was there
+  check_shared(d, bytes, true);  // bounds, and no race with what was there
+  if (self->context.model) [[unlikely]] {
+    const void* site = __builtin_return_address(0);
+    record(self, d, bytes, site, true);
+    if (src_bytes > 0) record(self, src, src_bytes, site, in_shared(self, src));
+  }
   const std::size_t first = static_cast<std::size_t>(d - b.shared.data());
   for (std::size_t w = first; w < first + bytes; ++w) ++b.in_flight[w];
   self->copies.push_back({d, static_cast<const char*>(src), bytes, src_bytes, self->committed});
@@ -352,7 +446,7 @@ void async_wait(unsigned pending_groups) {
     }
     const std::size_t first = static_cast<std::size_t>(cp.dst - b.shared.data());
     for (std::size_t w = first; w < first + cp.bytes; ++w) --b.in_flight[w];
-    shared_access(cp.dst, cp.bytes, true);
+    check_shared(cp.dst, cp.bytes, true);
     if (cp.src_bytes > 0) std::memcpy(cp.dst, cp.src, cp.src_bytes);
     std::memset(cp.dst + cp.src_bytes, 0, cp.bytes - cp.src_bytes);
   }
@@ -379,8 +473,13 @@ void set_block_order(bool shuffle, unsigned seed) {
   settings().seed = seed;
 }
 
-void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, KernelBody body, const void* arg) {
+void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, KernelBody body, const void* arg,
+            const std::vector<ModelView>* views) {
   const Settings& settings = emu::settings();
+  const bool modelled = memory_model_on();
+  const model::Views named(modelled ? views : nullptr);
+  model::Counts launch_counts;
+  launch_counts.reset(named.size());
   const unsigned nthreads = block.x * block.y * block.z;
   if (nthreads == 0 || nthreads > static_cast<unsigned>(max_threads_per_block))
     throw Error("GpuEmu: kernel \"" + std::string(label) + "\" launched with " + std::to_string(nthreads) +
@@ -403,6 +502,12 @@ void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, 
     b.label = label;
     b.threads.resize(nthreads);
     b.shared.resize(shared_bytes > 0 ? shared_bytes : 1);
+    model::Counts counts;
+    if (modelled) {
+      counts.reset(named.size());
+      b.counts = &counts;
+      b.views = &named;
+    }
     while (true) {
       const long k = __atomic_fetch_add(&next, 1L, __ATOMIC_RELAXED);
       if (k >= nblocks) break;
@@ -419,11 +524,16 @@ void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, 
         for (unsigned y = 0; y < block.y; ++y)
           for (unsigned x = 0; x < block.x; ++x, ++lin) {
             Thread& t = b.threads[lin];
-            t.context = ThreadContext{{x, y, z}, bi, block, grid, lin, &b, b.shared.data(), shared_bytes};
+            t.context = ThreadContext{{x, y, z}, bi, block, grid, lin, &b, b.shared.data(), shared_bytes, modelled};
           }
       run_block(b, body, arg, stacks);
     }
+    if (modelled) {
+#pragma omp critical(weft_emu_model)
+      launch_counts.add(counts);
+    }
   }
+  if (modelled) model::add_launch(label, launch_counts, named);
 }
 
 }  // namespace weft::impl::emu

@@ -14,6 +14,8 @@
 #include <weft/gpu/pool.hpp>
 #include <weft/gpu/runtime.hpp>
 
+#include "memory_model.hpp"
+
 namespace weft {
 namespace impl {
 bool EmuApi::describe(std::ostream& os, int) {
@@ -29,7 +31,10 @@ void EmuApi::before_host_free(const void* p, std::size_t bytes, std::string_view
 }
 
 template struct gpu_rt::Front<EmuApi>;
-void register_backend_gpuemu() { GpuEmuFront::register_backend(); }
+void register_backend_gpuemu() {
+  GpuEmuFront::register_backend();
+  emu::register_memory_model_report();
+}
 CachingPool& gpuemu_pool() { return gpu_rt::Runtime<EmuApi>::pool(); }
 
 void host_space_access_check(const char* label, const void* p, std::size_t bytes) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <weft/config.hpp>
 #include <weft/error.hpp>
 #include <weft/layouts.hpp>
 #include <weft/macros.hpp>
@@ -25,6 +26,14 @@ class ScratchMemorySpace {
   WEFT_INLINE_FUNCTION ScratchMemorySpace(void* base, std::size_t bytes, int level)
       : cur_(static_cast<char*>(base)), end_(static_cast<char*>(base) + bytes), level_(level) {}
   static constexpr const char* name() { return "ScratchMemorySpace"; }
+#if WEFT_IMPL_ACCESS_HOOKS
+  /// A scratch View's element access, for an execution space that observes them (GpuEmu's memory model).
+  template <class X = ExecSpace>
+  requires requires(const void* p) { X::impl_note_access(p, std::size_t(0)); }
+  WEFT_HOST_FORCEINLINE static void impl_note_access(const void* p, std::size_t bytes) {
+    X::impl_note_access(p, bytes);
+  }
+#endif
 
   /// Returns `bytes` of scratch aligned to 16 bytes; aborts naming the level when the reservation is exceeded.
   WEFT_INLINE_FUNCTION void* get_shmem(std::size_t bytes, int = -1) const {

@@ -610,10 +610,16 @@ class View {
 #if WEFT_BOUNDS_CHECK
     check_bounds(i...);
 #endif
+    const std::size_t at = map_(i...);
+#if WEFT_IMPL_ACCESS_HOOKS
+    // GpuEmu's memory model sees every element access in a kernel (one thread-local test when it is off).
+    if constexpr (requires { memory_space::impl_note_access(static_cast<const void*>(ptr_), std::size_t(0)); })
+      memory_space::impl_note_access(ptr_ + at, sizeof(value_type));
+#endif
     if constexpr (memory_traits::is_atomic)
-      return AtomicRef<value_type>(ptr_[map_(i...)]);
+      return AtomicRef<value_type>(ptr_[at]);
     else
-      return ptr_[map_(i...)];
+      return ptr_[at];
   }
   template <std::integral I>
   requires(R == 1) WEFT_FORCEINLINE_FUNCTION reference_type operator[](I i) const { return (*this)(i); }

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace weft::impl::tools {
@@ -68,6 +69,19 @@ void deallocate(const char* space, const char* label, const void* ptr, std::uint
 void begin_deep_copy(const char* dst_space, std::string_view dst_label, const void* dst, const char* src_space,
                      std::string_view src_label, const void* src, std::uint64_t bytes);
 void end_deep_copy();
+
+/// A report a backend adds to the profile (GpuEmu's memory model): its table is printed at finalize beside the
+/// kernel timer's (or on its own when wanted() and the timer is off), its JSON is the profile's entry `key`;
+/// reset() runs after finalize has printed it.
+struct ProfileReport {
+  const char* key;
+  std::string (*text)();
+  std::string (*json)();
+  bool (*wanted)();
+  void (*reset)();
+};
+/// Adds (or, for the same key, replaces) a report.
+void add_report(const ProfileReport& r);
 
 /// Loads the tool libraries and starts the timer (from initialize); calls the tools' finalize and prints the
 /// timer's summary (from finalize).

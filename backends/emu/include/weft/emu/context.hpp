@@ -3,6 +3,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace weft::impl::emu {
 
@@ -22,6 +24,7 @@ struct ThreadContext {
   BlockState* block;
   char* shared;  // the block's dynamic shared memory
   std::size_t shared_bytes;
+  bool model;  // the memory model records this launch's accesses (WEFT_EMU_PROFILE=memory)
 };
 
 /// Set while an emulated thread runs; nullptr in host code.
@@ -41,12 +44,33 @@ void shared_access(const void* p, std::size_t bytes, bool write);
 void async_copy(void* dst, const void* src, unsigned bytes, unsigned src_bytes);
 void async_commit();
 void async_wait(unsigned pending_groups);
+/// The memory model (WEFT_EMU_PROFILE=memory, weft::gpuemu::set_memory_model): records one access of the
+/// running thread, shared memory when p lies in its block's shared memory, global memory otherwise. Views of
+/// the GPU spaces and of team scratch, gpu::shared_load/store, the asynchronous copies and the coherent loads
+/// call it through model_access (see <weft/emu/memory_model.hpp> for what it counts). The callers inline into the
+/// kernel, so that the return address of note_access (and of shared_access) is the kernel's call site: accesses
+/// from one site form the warp's requests, as one instruction of a GPU's warp does.
+void note_access(const void* p, std::size_t bytes);
+__attribute__((always_inline)) inline void model_access(const void* p, std::size_t bytes) {
+  if (t_thread && t_thread->model) [[unlikely]]
+    note_access(p, bytes);
+}
 std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value, int arg, int width);
 [[noreturn]] void report(const char* what);
 
 using KernelBody = void (*)(const void*);
-/// Runs body(arg) on every thread of every block; returns when all have finished.
-void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, KernelBody body, const void* arg);
+/// A View a kernel captured, by its address range: the memory model counts global requests per View.
+struct ModelView {
+  const void* begin;
+  std::size_t bytes;
+  std::string label;
+};
+/// Runs body(arg) on every thread of every block; returns when all have finished. `views` (may be null) names
+/// the memory model's global requests by the View they fall in.
+void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, KernelBody body, const void* arg,
+            const std::vector<ModelView>* views = nullptr);
+/// Whether the memory model records the next launches.
+bool memory_model_on();
 
 /// Block order for the following launches (default: WEFT_EMU_BLOCK_ORDER, else index order).
 void set_block_order(bool shuffle, unsigned seed);

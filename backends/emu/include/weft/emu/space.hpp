@@ -102,6 +102,10 @@ class GpuEmuSpace : public impl::gpu_rt::DeviceSpace<GpuEmuSpace, impl::EmuApi> 
   [[noreturn]] static void impl_host_access_abort(const char* label) {
     impl::GpuEmuFront::host_access_abort(name(), label);
   }
+  /// GpuEmu's memory model: an element access through a View in a kernel.
+  __attribute__((always_inline)) static void impl_note_access(const void* p, std::size_t bytes) {
+    impl::emu::model_access(p, bytes);
+  }
 };
 
 /// Page-locked host memory of the emulated runtime: host code and GpuEmu kernels both read it.
@@ -111,6 +115,10 @@ class GpuEmuHostPinnedSpace : public impl::gpu_rt::PinnedSpace<GpuEmuHostPinnedS
   static void impl_check_access(const char* label, const void* p, std::size_t bytes) {
     impl::gpuemu_host_view_access(label, p, bytes);
   }
+  /// GpuEmu's memory model: an element access through a View in a kernel.
+  __attribute__((always_inline)) static void impl_note_access(const void* p, std::size_t bytes) {
+    impl::emu::model_access(p, bytes);
+  }
 };
 
 /// Managed memory of the emulated runtime (as CudaUVMSpace): host code and GpuEmu kernels both read it.
@@ -119,6 +127,10 @@ class GpuEmuUVMSpace : public impl::gpu_rt::ManagedSpace<GpuEmuUVMSpace, impl::E
   static constexpr const char* name() { return "GpuEmuUVMSpace"; }
   static void impl_check_access(const char* label, const void* p, std::size_t bytes) {
     impl::gpuemu_host_view_access(label, p, bytes);
+  }
+  /// GpuEmu's memory model: an element access through a View in a kernel.
+  __attribute__((always_inline)) static void impl_note_access(const void* p, std::size_t bytes) {
+    impl::emu::model_access(p, bytes);
   }
 };
 
@@ -133,6 +145,10 @@ class GpuEmu : public impl::gpu_rt::Execution<GpuEmu, impl::EmuApi, GpuEmuSpace>
   using Execution::Execution;
   using impl_vendor = impl::EmuVendor;
   static bool in_parallel() { return impl::emu::t_thread != nullptr; }
+  /// GpuEmu's memory model: an access through a team scratch View (shared memory at level 0, global at 1).
+  __attribute__((always_inline)) static void impl_note_access(const void* p, std::size_t bytes) {
+    impl::emu::model_access(p, bytes);
+  }
 };
 
 namespace impl {
@@ -156,11 +172,17 @@ struct EmuVendor : gpu_rt::VendorBase<GpuEmu, EmuApi> {
     }
     const emu::Dim3 grid{s.grid.x, s.grid.y, s.grid.z}, block{s.block.x, s.block.y, s.block.z};
     const std::size_t shared = s.shared_bytes;
+    std::shared_ptr<std::vector<emu::ModelView>> views;
+    if (emu::memory_model_on()) {  // the memory model names global requests by the View they fall in
+      views = std::make_shared<std::vector<emu::ModelView>>();
+      for (const emu::Access& a : accesses) views->push_back({a.begin, a.bytes, a.label});
+    }
     const emu::Status status = emu::launch_kernel(
         exec.impl_stream(), label, grid, block, shared,
-        [args, name = std::string(label), grid, block, shared] {
+        [args, views, name = std::string(label), grid, block, shared] {
           emu::launch(
-              name.c_str(), grid, block, shared, [](const void* p) { (*static_cast<const K*>(p))(); }, args.get());
+              name.c_str(), grid, block, shared, [](const void* p) { (*static_cast<const K*>(p))(); }, args.get(),
+              views.get());
         },
         std::move(accesses));
     if (status != emu::Status::success) [[unlikely]] {

@@ -157,17 +157,25 @@ inline void threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline char* dynamic_shared() { return emu::t_thread->shared; }
 #endif
 
+/// Under emulation the functions that report accesses to the emulator inline into the kernel, so that the
+/// memory model sees each call site as a GPU instruction (see <weft/emu/context.hpp>).
+#if WEFT_GPU_VENDOR_INTRINSICS
+#define WEFT_IMPL_GPU_SITE
+#else
+#define WEFT_IMPL_GPU_SITE __attribute__((always_inline))
+#endif
+
 /// Shared-memory loads and stores of Weft's own kernels: plain accesses on a GPU; checked for bounds and
 /// races by the emulator.
 template <class T>
-WEFT_DEVICE inline T shared_load(const T* p) {
+WEFT_DEVICE inline WEFT_IMPL_GPU_SITE T shared_load(const T* p) {
 #if !WEFT_GPU_VENDOR_INTRINSICS
   emu::shared_access(p, sizeof(T), false);
 #endif
   return *p;
 }
 template <class T>
-WEFT_DEVICE inline void shared_store(T* p, const T& v) {
+WEFT_DEVICE inline WEFT_IMPL_GPU_SITE void shared_store(T* p, const T& v) {
 #if !WEFT_GPU_VENDOR_INTRINSICS
   emu::shared_access(p, sizeof(T), true);
 #endif
@@ -183,7 +191,7 @@ WEFT_DEVICE inline void shared_store(T* p, const T& v) {
 /// synchronous and commit/wait do nothing; GpuEmu performs each copy as late as a GPU may (at the wait) and
 /// reports any access to a destination in flight.
 template <int Bytes>
-WEFT_DEVICE inline void copy_async(void* dst, const void* src, int src_bytes) {
+WEFT_DEVICE inline WEFT_IMPL_GPU_SITE void copy_async(void* dst, const void* src, int src_bytes) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "weft::gpu::copy_async copies 4, 8 or 16 bytes");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
@@ -228,24 +236,26 @@ WEFT_DEVICE inline void async_wait() {
 /// Inter-block signalling (the scan's look-back): a flag store publishes every global write of the thread made
 /// before it (a device-scope fence, then a store that bypasses L1); a flag load sees the latest value, and after
 /// acquire_fence() the loads of what it guards (through load_coherent, which also bypasses L1) see their writes.
-WEFT_DEVICE inline void store_flag(unsigned* p, unsigned v) {
+WEFT_DEVICE inline WEFT_IMPL_GPU_SITE void store_flag(unsigned* p, unsigned v) {
 #if WEFT_GPU_VENDOR_INTRINSICS
   threadfence();
   *static_cast<volatile unsigned*>(p) = v;
 #else
+  emu::model_access(p, sizeof(unsigned));
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
 #endif
 }
-WEFT_DEVICE inline unsigned load_flag(const unsigned* p) {
+WEFT_DEVICE inline WEFT_IMPL_GPU_SITE unsigned load_flag(const unsigned* p) {
 #if WEFT_GPU_VENDOR_INTRINSICS
   return *static_cast<const volatile unsigned*>(p);
 #else
+  emu::model_access(p, sizeof(unsigned));
   return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 #endif
 }
 WEFT_DEVICE inline void acquire_fence() { threadfence(); }
 template <class T>
-WEFT_DEVICE inline T load_coherent(const T* p) {
+WEFT_DEVICE inline WEFT_IMPL_GPU_SITE T load_coherent(const T* p) {
   static_assert(std::is_trivially_copyable_v<T>, "weft::gpu::load_coherent needs a trivially copyable type");
 #if WEFT_GPU_VENDOR_INTRINSICS
   T r;
@@ -262,6 +272,7 @@ WEFT_DEVICE inline T load_coherent(const T* p) {
   }
   return r;
 #else
+  emu::model_access(p, sizeof(T));
   return *p;  // ordered by the acquiring flag load
 #endif
 }
