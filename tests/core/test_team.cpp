@@ -112,6 +112,94 @@ TEST_CASE_TEMPLATE("nested ranges, reductions, scans and broadcasts inside teams
   CHECK(wrong == 0);
 }
 
+// Every nested level's scan and reduction against serial loops, for shapes whose blocks end in a partial warp
+// (3 x 8 = 24, 5 x 4 = 20, 37 x 1 threads on a GPU) and ranges that are not multiples of the level's parts.
+TEST_CASE_TEMPLATE("nested scans and reductions at every level keep index order, any shape", E, WEFT_TEST_EXEC_SPACES) {
+  using member = typename weft::TeamPolicy<E>::member_type;
+  const int league = 5, n = 203;
+  const bool host = weft_test::is_host_space_v<E>;
+  for (const auto& [ts_want, vl] : {std::pair<int, int>{3, 8}, {5, 4}, {37, 1}, {2, 32}}) {
+    const int ts = host ? max_team(E()) : ts_want;
+    const int v = host ? 1 : vl;
+    INFO("team size " << ts << ", vector length " << v);
+    weft::View<std::int64_t**, E> tt("tt", league, n), tv("tv", league, n), vv("vv", league * ts, n);
+    weft::View<std::int64_t**, E> sums("sums", league * ts, 6);
+    weft::parallel_for(
+        "nested scans", weft::TeamPolicy<E>(league, ts, v), WEFT_LAMBDA(const member& m) {
+          const int l = m.league_rank(), r = m.team_rank();
+          auto val = [&](int i) { return std::int64_t((i * 7 + l * 3) % 11 + 1); };
+          std::int64_t t1 = 0, t2 = 0, t3 = 0;
+          weft::parallel_scan(
+              weft::TeamThreadRange(m, n),
+              [&](int i, std::int64_t& u, bool final) {
+                if (final) tt(l, i) = u;
+                u += val(i);
+              },
+              t1);
+          weft::parallel_scan(
+              weft::TeamVectorRange(m, n),
+              [&](int i, std::int64_t& u, bool final) {
+                if (final) tv(l, i) = u;
+                u += val(i);
+              },
+              t2);
+          weft::parallel_scan(
+              weft::ThreadVectorRange(m, 1, n),  // each thread its own scan, from 1
+              [&](int i, std::int64_t& u, bool final) {
+                if (final) vv(l * m.team_size() + r, i) = u;
+                u += val(i) * (r + 1);
+              },
+              t3);
+          std::int64_t s1 = 0, s2 = 0, s3 = 0;
+          weft::parallel_reduce(
+              weft::TeamThreadRange(m, n), [&](int i, std::int64_t& a) { a += val(i); }, s1);
+          weft::parallel_reduce(
+              weft::TeamVectorRange(m, n), [&](int i, std::int64_t& a) { a += val(i); }, s2);
+          weft::parallel_reduce(
+              weft::ThreadVectorRange(m, n), [&](int i, std::int64_t& a) { a += val(i) * (r + 1); }, s3);
+          weft::single(weft::PerThread(m), [&] {
+            const int row = l * m.team_size() + r;
+            sums(row, 0) = t1;
+            sums(row, 1) = t2;
+            sums(row, 2) = t3;
+            sums(row, 3) = s1;
+            sums(row, 4) = s2;
+            sums(row, 5) = s3;
+          });
+        });
+    auto tt_h = weft_test::on_host(tt);
+    auto tv_h = weft_test::on_host(tv);
+    auto vv_h = weft_test::on_host(vv);
+    auto sums_h = weft_test::on_host(sums);
+    int wrong = 0;
+    for (int l = 0; l < league; ++l) {
+      auto val = [&](int i) { return std::int64_t((i * 7 + l * 3) % 11 + 1); };
+      std::int64_t run = 0;
+      for (int i = 0; i < n; ++i) {
+        wrong += tt_h(l, i) != run;
+        wrong += tv_h(l, i) != run;
+        run += val(i);
+      }
+      for (int r = 0; r < ts; ++r) {
+        std::int64_t own = 0;
+        for (int i = 1; i < n; ++i) {
+          wrong += vv_h(l * ts + r, i) != own;
+          own += val(i) * (r + 1);
+        }
+        const int row = l * ts + r;
+        wrong += sums_h(row, 0) != run;
+        wrong += sums_h(row, 1) != run;
+        wrong += sums_h(row, 2) != own;
+        wrong += sums_h(row, 3) != run;
+        wrong += sums_h(row, 4) != run;
+        wrong += sums_h(row, 5) != own + val(0) * (r + 1);
+      }
+    }
+    CHECK(wrong == 0);
+    if (host) break;
+  }
+}
+
 TEST_CASE_TEMPLATE("team reductions over the league", E, WEFT_TEST_EXEC_SPACES) {
   using member = typename weft::TeamPolicy<E>::member_type;
   const int league = 1000, n = 50;
@@ -178,18 +266,25 @@ TEST_CASE_TEMPLATE("team and thread scratch, levels 0 and 1, at and over the lim
       "kernel \"over_limit\": scratch level 0 request of " + std::to_string(max0 + 1) + " bytes per team";
   const int tmax = weft::TeamPolicy<E>(2, 1).team_size_max();
   const std::string team_msg = "team size " + std::to_string(tmax + 1) + " exceeds the maximum " + std::to_string(tmax);
-  // scratch_size_max(0) holds for the largest team; on a GPU a smaller team has more (its slots are smaller).
+  // scratch_size_max(0) holds for the largest team; on a GPU it is the limit of every team size (the team's own
+  // collective slots do not grow with it).
   CHECK_THROWS_WITH_AS(
       weft::parallel_for("over_limit", weft::TeamPolicy<E>(2, tmax).set_scratch_size(0, weft::PerTeam(max0 + 1)),
                          WEFT_LAMBDA(const member&){}),
       doctest::Contains(over_msg.c_str()), weft::Error);
   if constexpr (!weft::SpaceAccessibility<weft::HostSpace, typename E::memory_space>::accessible) {
+    weft::View<int*, E> small_touched("small_touched", 1);
     weft::parallel_for(
-        "above_max_small_team", weft::TeamPolicy<E>(1, 32).set_scratch_size(0, weft::PerTeam(max0 + 4096)),
+        "at_max_small_team", weft::TeamPolicy<E>(1, 32).set_scratch_size(0, weft::PerTeam(max0)),
         WEFT_LAMBDA(const member& m) {
-          char* p = static_cast<char*>(m.team_scratch(0).get_shmem(max0 + 4096));
-          if (m.team_rank() == 0) p[max0 + 4095] = 1;
+          char* p = static_cast<char*>(m.team_scratch(0).get_shmem(max0));
+          if (m.team_rank() == 0) small_touched(0) = (p[max0 - 1] = 5);
         });
+    CHECK(weft_test::on_host(small_touched)(0) == 5);
+    CHECK_THROWS_WITH_AS(weft::parallel_for("above_max_small_team",
+                                            weft::TeamPolicy<E>(1, 32).set_scratch_size(0, weft::PerTeam(max0 + 1)),
+                                            WEFT_LAMBDA(const member&){}),
+                         doctest::Contains("kernel \"above_max_small_team\": scratch level 0 request"), weft::Error);
     CHECK_THROWS_WITH_AS(
         weft::parallel_for("over_limit", weft::TeamPolicy<E>(2, 32).set_scratch_size(0, weft::PerTeam(max0 + 40000)),
                            WEFT_LAMBDA(const member&){}),

@@ -69,6 +69,29 @@ class ScratchMemorySpace {
   int level_ = 0;
 };
 
+namespace impl {
+/// A pointer into a team's scratch whose element accesses the execution space may observe (GpuEmu's memory model
+/// counts them as shared-memory requests at level 0); a plain pointer everywhere else. For kernels that work on
+/// get_shmem memory through pointer arithmetic (the device sort's tiles).
+template <class E, class T>
+struct ScratchPtr {
+  T* p = nullptr;
+  WEFT_INLINE_FUNCTION constexpr ScratchPtr() = default;
+  WEFT_INLINE_FUNCTION constexpr ScratchPtr(std::nullptr_t) {}
+  WEFT_INLINE_FUNCTION explicit constexpr ScratchPtr(T* q) : p(q) {}
+  WEFT_FORCEINLINE_FUNCTION T& operator[](std::int64_t i) const {
+#if WEFT_IMPL_ACCESS_HOOKS
+    if constexpr (requires { ScratchMemorySpace<E>::impl_note_access(static_cast<const void*>(p), std::size_t(0)); })
+      ScratchMemorySpace<E>::impl_note_access(p + i, sizeof(T));
+#endif
+    return p[i];
+  }
+  /// Null stays null (an absent buffer offset is still absent).
+  WEFT_FORCEINLINE_FUNCTION ScratchPtr operator+(std::int64_t i) const { return p ? ScratchPtr(p + i) : ScratchPtr(); }
+  WEFT_FORCEINLINE_FUNCTION explicit operator bool() const { return p != nullptr; }
+};
+}  // namespace impl
+
 /// set_scratch_size(level, PerTeam(bytes), PerThread(bytes)).
 struct PerTeamValue {
   std::size_t value;

@@ -3,7 +3,8 @@
 // against the member hooks every backend's team member provides:
 //   impl_for(level, b, e, body), impl_join(level, adaptor, value*), impl_exclusive_prefix(level, adaptor,
 //   value*, total*), impl_single_team(f), impl_single_lane(f), impl_vector_broadcast(value), team_rank(),
-//   team_broadcast(value, source).
+//   team_broadcast(value, source), and optionally impl_scan(level, b, e, adaptor, f, total*) (a nested scan in
+//   the member's own order; without it, contiguous chunks per part).
 #pragma once
 
 #include <type_traits>
@@ -51,13 +52,18 @@ requires(sizeof...(Total) <= 1) WEFT_INLINE_FUNCTION
                 "weft::parallel_scan over a nested range: give f a concrete (i, T&, bool) signature");
   T sink{};
   impl::ReducerAdaptor<Sum<T>> adaptor{Sum<T>(sink)};
-  T partial;
-  adaptor.init(&partial);
-  r.member.impl_for(L, r.begin, r.end, [&](I i) { f(i, partial, false); });
-  T offset = partial;
   T all;
-  r.member.impl_exclusive_prefix(L, adaptor, &offset, &all);
-  r.member.impl_for(L, r.begin, r.end, [&](I i) { f(i, offset, true); });
+  if constexpr (requires { r.member.impl_scan(L, r.begin, r.end, adaptor, f, &all); }) {
+    r.member.impl_scan(L, r.begin, r.end, adaptor, f, &all);  // the member's own order (GPU: strided passes)
+  } else {
+    // Contiguous chunks per part: sum the chunk, take the parts' exclusive prefix, run the chunk again.
+    T partial;
+    adaptor.init(&partial);
+    r.member.impl_for(L, r.begin, r.end, [&](I i) { f(i, partial, false); });
+    T offset = partial;
+    r.member.impl_exclusive_prefix(L, adaptor, &offset, &all);
+    r.member.impl_for(L, r.begin, r.end, [&](I i) { f(i, offset, true); });
+  }
   ((total = all), ...);
 }
 

@@ -311,8 +311,8 @@ void device_merge_sort_simple(const E& exec, const K& keys, const VV* values, Co
 }
 /// Merge path: how many of the first `diag` elements of the stable merge of a[0, na) and b[0, nb) (a's first among
 /// equal keys) come from a.
-template <class T, class Comp>
-WEFT_INLINE_FUNCTION std::int64_t merge_path(const T* a, std::int64_t na, const T* b, std::int64_t nb,
+template <class PA, class PB, class Comp>
+WEFT_INLINE_FUNCTION std::int64_t merge_path(const PA& a, std::int64_t na, const PB& b, std::int64_t nb,
                                              std::int64_t diag, const Comp& comp) {
   std::int64_t lo = diag > nb ? diag - nb : 0, hi = diag < na ? diag : na;
   while (lo < hi) {
@@ -325,11 +325,11 @@ WEFT_INLINE_FUNCTION std::int64_t merge_path(const T* a, std::int64_t na, const 
   return lo;
 }
 /// Writes `count` elements of the stable merge of a and b from the split (a + i, b + j) to out; the payloads ai, bi
-/// follow into oi when oi is not null.
-template <class T, class Comp>
-WEFT_INLINE_FUNCTION void merge_into(const T* a, const std::uint32_t* ai, std::int64_t na, const T* b,
-                                     const std::uint32_t* bi, std::int64_t nb, std::int64_t i, std::int64_t j,
-                                     std::int64_t count, T* out, std::uint32_t* oi, const Comp& comp) {
+/// follow into oi when oi is not null. Pointers, or impl::ScratchPtr into team scratch.
+template <class PK, class PI, class Comp>
+WEFT_INLINE_FUNCTION void merge_into(const PK& a, const PI& ai, std::int64_t na, const PK& b, const PI& bi,
+                                     std::int64_t nb, std::int64_t i, std::int64_t j, std::int64_t count, const PK& out,
+                                     const PI& oi, const Comp& comp) {
   for (std::int64_t q = 0; q < count; ++q) {
     if (j >= nb || (i < na && !comp(b[j], a[i]))) {
       out[q] = a[i];
@@ -369,12 +369,19 @@ TeamPolicy<E> tiled_sort_policy(const E& exec, std::int64_t n, const TiledSortSh
 }
 /// A team's two key buffers of a tile in scratch, and its two index buffers when values ride along (else null).
 template <class Member, class T>
-WEFT_INLINE_FUNCTION void tile_buffers(const Member& m, std::int64_t tile, bool payload, T*& k0, T*& k1,
-                                       std::uint32_t*& i0, std::uint32_t*& i1) {
-  k0 = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
-  k1 = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile));
-  i0 = payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
-  i1 = payload ? static_cast<std::uint32_t*>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile)) : nullptr;
+using TileKeys = impl::ScratchPtr<typename Member::execution_space, T>;
+template <class Member>
+using TileIndices = impl::ScratchPtr<typename Member::execution_space, std::uint32_t>;
+template <class Member, class T>
+WEFT_INLINE_FUNCTION void tile_buffers(const Member& m, std::int64_t tile, bool payload, TileKeys<Member, T>& k0,
+                                       TileKeys<Member, T>& k1, TileIndices<Member>& i0, TileIndices<Member>& i1) {
+  k0 = TileKeys<Member, T>(static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile)));
+  k1 = TileKeys<Member, T>(static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile)));
+  using P = std::uint32_t*;
+  i0 = TileIndices<Member>(payload ? static_cast<P>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile))
+                                   : nullptr);
+  i1 = TileIndices<Member>(payload ? static_cast<P>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile))
+                                   : nullptr);
 }
 
 /// Phase 1: each team sorts one tile of keys[0, n) in place (and writes each key's original index to idx).
@@ -387,8 +394,8 @@ void sort_tiles(const E& exec, T* keys, std::uint32_t* idx, std::int64_t n, cons
   parallel_for(
       "weft::sort (tiles in shared memory)", policy, WEFT_LAMBDA(const Member& m) {
         const bool payload = idx != nullptr;
-        T *k0, *k1;
-        std::uint32_t *i0, *i1;
+        TileKeys<Member, T> k0, k1;
+        TileIndices<Member> i0, i1;
         tile_buffers(m, tile, payload, k0, k1, i0, i1);
         const std::int64_t base = std::int64_t(m.league_rank()) * tile;
         const std::int64_t cnt = n - base < tile ? n - base : tile;
@@ -417,14 +424,14 @@ void sort_tiles(const E& exec, T* keys, std::uint32_t* idx, std::int64_t n, cons
             const std::int64_t lo = o / (2 * w) * (2 * w), mid = lo + w < cnt ? lo + w : cnt,
                                hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
             const std::int64_t a = merge_path(k0 + lo, mid - lo, k0 + mid, hi - mid, o - lo, comp);
-            merge_into(k0 + lo, payload ? i0 + lo : nullptr, mid - lo, k0 + mid, payload ? i0 + mid : nullptr, hi - mid,
-                       a, o - lo - a, mine, k1 + o, payload ? i1 + o : nullptr, comp);
+            merge_into(k0 + lo, i0 + lo, mid - lo, k0 + mid, i0 + mid, hi - mid, a, o - lo - a, mine, k1 + o, i1 + o,
+                       comp);
           }
           m.team_barrier();
-          T* tk = k0;
+          const TileKeys<Member, T> tk = k0;
           k0 = k1;
           k1 = tk;
-          std::uint32_t* ti = i0;
+          const TileIndices<Member> ti = i0;
           i0 = i1;
           i1 = ti;
         }
@@ -446,8 +453,8 @@ void merge_tiles(const E& exec, const T* src, const std::uint32_t* isrc, T* dst,
   parallel_for(
       "weft::sort (merge path)", policy, WEFT_LAMBDA(const Member& m) {
         const bool payload = idst != nullptr;
-        T *sk, *so;
-        std::uint32_t *si, *sio;
+        TileKeys<Member, T> sk, so;
+        TileIndices<Member> si, sio;
         tile_buffers(m, tile, payload, sk, so, si, sio);
         const std::int64_t o0 = std::int64_t(m.league_rank()) * tile, o1 = o0 + tile < n ? o0 + tile : n;
         const std::int64_t lo = o0 / (2 * w) * (2 * w), mid = lo + w < n ? lo + w : n,
@@ -469,8 +476,8 @@ void merge_tiles(const E& exec, const T* src, const std::uint32_t* isrc, T* dst,
         const std::int64_t cnt = o1 - o0, o = std::int64_t(t) * items;
         if (o < cnt) {
           const std::int64_t a = merge_path(sk, na, sk + na, nb, o, comp);
-          merge_into(sk, si, na, sk + na, payload ? si + na : nullptr, nb, a, o - a, cnt - o < items ? cnt - o : items,
-                     so + o, payload ? sio + o : nullptr, comp);
+          merge_into(sk, si, na, sk + na, si + na, nb, a, o - a, cnt - o < items ? cnt - o : items, so + o, sio + o,
+                     comp);
         }
         m.team_barrier();
         for (std::int64_t q = t; q < cnt; q += nt) {

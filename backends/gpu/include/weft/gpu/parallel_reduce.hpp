@@ -1,7 +1,7 @@
 // impl::ParallelReduce on the GPU backends: a single-pass kernel. Each thread accumulates its share,
 // the block reduces through warp shuffles and shared memory, each block writes its partial, and the
-// last block to finish (an atomic ticket) joins the partials in block order and writes the result.
-// Deterministic for a fixed launch shape.
+// last block to finish (an atomic ticket) reduces the partials as a block (each thread a strided share, then
+// gpu::block_reduce) and writes the result. Deterministic for a fixed launch shape.
 #pragma once
 
 #include <cstddef>
@@ -64,8 +64,25 @@ struct GpuReduceKernel {
       gpu::shared_store(is_last, atomic_fetch_add(ticket, 1u) == nblocks - 1 ? 1u : 0u);
     }
     gpu::sync_block();
-    if (gpu::shared_load(is_last) && gpu::thread_rank() == 0) {
-      gpu::threadfence();
+    if (!gpu::shared_load(is_last)) return;  // the same answer for the whole block
+    gpu::threadfence();
+    if constexpr (!Adaptor::is_array) {
+      // The last block joins the partials as a block: thread t the partials t, t + threads, ... (coalesced), then
+      // a block reduction. A fixed order for a fixed launch shape: deterministic.
+      V acc;
+      a.init(&acc);
+      for (unsigned b = gpu::thread_rank(); b < nblocks; b += gpu::block_threads()) {
+        const V p = gpu::load_coherent(partials + b);
+        a.join(&acc, &p);
+      }
+      const V total = gpu::block_reduce(a, acc, gpu::dynamic_shared() + temp_offset);
+      if (gpu::thread_rank() == 0) {
+        *result = total;
+        a.final(result);
+        if (host_out) *host_out = *result;
+        *ticket = 0;
+      }
+    } else if (gpu::thread_rank() == 0) {  // arrays join whole: one thread, in block order
       for (int c = 0; c < count; ++c) result[c] = partials[c];
       for (unsigned b = 1; b < nblocks; ++b) a.join(result, partials + std::size_t(b) * count);
       a.final(result);

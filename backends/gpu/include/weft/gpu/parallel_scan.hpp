@@ -5,10 +5,10 @@
 // for tiles that running blocks hold), calls the functor once per index with final = false in a coalesced order
 // and keeps the contributions in shared memory, which each thread then reads back in blocked order (its `items`
 // consecutive indices) and accumulates serially. A warp scan and a block scan of those sums give the tile's
-// aggregate. Warp 0 publishes it (flag A) and walks back over its predecessors a warp-wide window at a time,
-// joining aggregates until it meets an inclusive prefix (flag P), then publishes its own inclusive prefix. Each
-// index is then called again with final = true and its exclusive prefix. Input is read from memory once (the
-// second call finds it in cache) and the result written once: the traffic of a copy, as cub::DeviceScan.
+// aggregate (gpu::block_exclusive_scan). Warp 0 publishes it (flag A) and walks back over its predecessors a warp-wide
+// window at a time, joining aggregates until it meets an inclusive prefix (flag P), then publishes its own inclusive
+// prefix. Each index is then called again with final = true and its exclusive prefix. Input is read from memory once
+// (the second call finds it in cache) and the result written once: the traffic of a copy, as cub::DeviceScan.
 //
 // Join order is index order, so any associative join works (commutativity is not assumed). Which predecessors
 // contribute inclusive prefixes and which aggregates depends on timing, so floating-point sums may differ in the
@@ -36,13 +36,16 @@ struct GpuScanShape {
                                     : 16384 / (sizeof(V) * threads) >= 1 ? unsigned(16384 / (sizeof(V) * threads))
                                                                          : 1u;
   static constexpr unsigned tile = threads * items;
-  /// One warp's staging: warp_size * items values plus one pad value per `items` (blocked reads of stride
-  /// items + 1, odd when items is even, so the lanes of a warp hit distinct banks).
-  static constexpr std::size_t warp_stage = items > 1 ? std::size_t(gpu::warp_size) * (items + 1) : 0;
+  /// One warp's staging: warp_size * items values plus one pad value after every warp_size (position
+  /// p + p / warp_size). The coalesced stores (warp_size consecutive values) stay contiguous, and the blocked
+  /// reads (lane l's value k at l * items + k) spread over the banks evenly: the pads shift each group of
+  /// 32 / items lanes by one value, so 4-, 8-, 16- and 32-byte values (items 16, 8, 4, 2) take only the ideal
+  /// wavefronts (no bank conflicts; tests/gpu/test_memory_model.cpp).
+  static constexpr std::size_t warp_stage = items > 1 ? std::size_t(gpu::warp_size) * items + items : 0;
   static constexpr std::size_t stage_bytes = round_up<std::size_t>(sizeof(V) * warp_stage * warps, 16);
   static constexpr std::size_t temp_bytes = round_up<std::size_t>(gpu::BlockTemp<V>::bytes(threads), 16);
   static constexpr std::size_t shared_bytes = stage_bytes + temp_bytes + round_up<std::size_t>(sizeof(V), 16) + 16;
-  WEFT_DEVICE static constexpr unsigned padded(unsigned p) { return p + p / items; }
+  WEFT_DEVICE static constexpr unsigned padded(unsigned p) { return p + p / unsigned(gpu::warp_size); }
 };
 
 /// Tile states of the look-back.
@@ -105,29 +108,13 @@ struct GpuScanKernel {
     }
 
     // The tile's aggregate and every thread's exclusive prefix within the tile.
-    const V incl = gpu::warp_inclusive_scan(a, mine);
-    V* slots = static_cast<V*>(temp);
-    if (lane == W - 1) gpu::shared_store(&slots[w], incl);
-    gpu::sync_block();
-    if (gpu::thread_rank() == 0) {
-      V run;
-      a.init(&run);
-      for (unsigned k = 0; k < Shape::warps; ++k) {
-        const V s = gpu::shared_load(&slots[k]);
-        gpu::shared_store(&slots[k], run);
-        a.join(&run, &s);
-      }
-      gpu::shared_store(&slots[Shape::warps], run);
-    }
-    gpu::sync_block();
-    if (w == 0) look_back(tile, gpu::shared_load(&slots[Shape::warps]), tile_prefix);
+    V aggregate;
+    const V within = gpu::block_exclusive_scan(a, mine, &aggregate, temp);
+    if (w == 0) look_back(tile, aggregate, tile_prefix);
     gpu::sync_block();
 
     V run = gpu::shared_load(tile_prefix);
-    const V warp_prefix = gpu::shared_load(&slots[w]);
-    a.join(&run, &warp_prefix);
-    const V up = gpu::shfl_up(incl, 1u);
-    if (lane > 0) a.join(&run, &up);
+    a.join(&run, &within);
     if constexpr (items == 1) {
       if (seg + lane < hi) call(seg + lane, run, true);
     } else {

@@ -1,6 +1,13 @@
 // Teams on the GPU backends: league -> blocks (grid-stride), team -> threadIdx.y, vector -> threadIdx.x.
-// Level-0 scratch lives in dynamic shared memory after the member's reduction slots; level-1 scratch is
-// a global buffer with one slice per block.
+// Level-0 scratch lives in dynamic shared memory after the team's collective slots; level-1 scratch is a global
+// buffer with one slice per block.
+//
+// Nested ranges hand out indices strided by the level's parts, as Kokkos does: part p of P takes b + p, b + p + P,
+// ..., so that a warp's lanes (a vector level's lanes, or a team level's threads at vector length 1) touch
+// consecutive elements and their loads coalesce. Nested scans keep index order in strided passes: each pass scans
+// P consecutive indices (a warp scan for the vector level, a block scan for the team levels) and adds the carry
+// of the passes before it. Nested joins are trees: shuffles within a vector segment (no shared memory) and
+// gpu::block_reduce / block_exclusive_scan across the team (one shared-memory step across warps).
 #pragma once
 
 #include <cstddef>
@@ -8,6 +15,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <weft/gpu/block.hpp>
 #include <weft/gpu/intrinsics.hpp>
@@ -20,8 +28,15 @@
 
 namespace weft::impl {
 
-/// Bytes of shared memory per thread for nested reductions, scans and broadcasts.
+/// The largest value a nested reduction, scan or vector broadcast takes on a GPU.
 inline constexpr std::size_t gpu_team_slot_bytes = 32;
+/// Shared memory of a team's collectives, before its level-0 scratch: gpu::block_reduce's slots for values up to
+/// gpu_team_slot_bytes, which team_broadcast (up to 1 KiB) reuses. The same for every team size.
+inline constexpr std::size_t gpu_team_collective_bytes =
+    round_up<std::size_t>(gpu::BlockTemp<char[gpu_team_slot_bytes]>::slots * gpu_team_slot_bytes > 1024
+                              ? gpu::BlockTemp<char[gpu_team_slot_bytes]>::slots * gpu_team_slot_bytes
+                              : 1024,
+                          16);
 
 template <class E>
 class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
@@ -50,13 +65,14 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
   WEFT_DEVICE const scratch_memory_space& team_shmem() const { return team_scratch_[0]; }
   WEFT_DEVICE void team_barrier() const { gpu::sync_block(); }
 
+  /// Every thread gets `source`'s value: one store, one broadcast load per thread.
   template <class T>
   WEFT_DEVICE void team_broadcast(T& value, int source) const {
-    static_assert(sizeof(T) <= gpu_team_slot_bytes * 32, "weft: team_broadcast of a value over 1 KiB on a GPU");
-    char* area = slots_ + std::size_t(gpu::block_threads()) * gpu_team_slot_bytes;  // not the per-thread slots
-    if (team_rank() == source && gpu::thread_idx().x == 0) gpu::shared_store(reinterpret_cast<T*>(area), value);
+    static_assert(sizeof(T) <= 1024, "weft: team_broadcast of a value over 1 KiB on a GPU");
+    // Every collective ends with a barrier, so nobody still reads the area.
+    if (team_rank() == source && gpu::thread_idx().x == 0) gpu::shared_store(reinterpret_cast<T*>(slots_), value);
     gpu::sync_block();
-    value = gpu::shared_load(reinterpret_cast<const T*>(area));
+    value = gpu::shared_load(reinterpret_cast<const T*>(slots_));
     gpu::sync_block();
   }
   template <class F, class T>
@@ -64,60 +80,92 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
     if (team_rank() == source) f(value);
     team_broadcast(value, source);
   }
-  // ---- hooks for <weft/team.hpp>; every level hands out contiguous chunks so that scans see index order ----
+  // ---- hooks for <weft/team.hpp> ----
+  /// Part p of P runs b + p, b + p + P, ...
   template <class I, class Body>
   WEFT_DEVICE void impl_for(NestLevel level, I b, I e, const Body& body) const {
     int parts, me;
     where(level, parts, me);
     const std::int64_t n = static_cast<std::int64_t>(e) - static_cast<std::int64_t>(b);
-    const std::int64_t q = n / parts, r = n % parts;
-    const std::int64_t lo = me * q + (me < r ? me : r);
-    const std::int64_t hi = lo + q + (me < r ? 1 : 0);
-    for (std::int64_t i = lo; i < hi; ++i) body(static_cast<I>(b + i));
+    for (std::int64_t i = me; i < n; i += parts) body(static_cast<I>(static_cast<std::int64_t>(b) + i));
+  }
+  /// A nested scan in index order: passes of P consecutive indices, each scanned across the parts and offset by
+  /// the passes before it. f(i, update, final) as in <weft/team.hpp>; *total gets the range's sum.
+  template <class Adaptor, class I, class F>
+  WEFT_DEVICE void impl_scan(NestLevel level, I b, I e, const Adaptor& a, const F& f,
+                             typename Adaptor::value_type* total) const {
+    using V = typename Adaptor::value_type;
+    int parts, me;
+    where(level, parts, me);
+    const std::int64_t n = static_cast<std::int64_t>(e) - static_cast<std::int64_t>(b);
+    V carry;
+    a.init(&carry);
+    for (std::int64_t base = 0; base < n; base += parts) {  // every part runs every pass: collectives converge
+      const std::int64_t k = base + me;
+      const I i = static_cast<I>(static_cast<std::int64_t>(b) + k);
+      V v;
+      a.init(&v);
+      if (k < n) f(i, v, false);
+      V pass;
+      impl_exclusive_prefix(level, a, &v, &pass);
+      V offset = carry;
+      a.join(&offset, &v);
+      if (k < n) f(i, offset, true);
+      a.join(&carry, &pass);
+    }
+    *total = carry;
   }
   template <class Adaptor>
   WEFT_DEVICE void impl_join(NestLevel level, const Adaptor& a, typename Adaptor::value_type* v) const {
     using V = typename Adaptor::value_type;
     static_assert(sizeof(V) <= gpu_team_slot_bytes, "weft: nested reductions on a GPU take values up to 32 bytes");
-    int parts, me;
-    where(level, parts, me);
-    const int first = gather(level, *v, me);
-    V acc = slot<V>(first);
-    for (int k = 1; k < parts; ++k) {
-      const V s = slot<V>(first + stride(level) * k);
-      a.join(&acc, &s);
+    if (level == NestLevel::ThreadVector) {
+      const unsigned width = gpu::block_dim().x;
+      if (width == 1) return;
+      const gpu::lane_mask_t mask = segment_mask();
+      *v = gpu::shfl(gpu::warp_reduce(a, *v, static_cast<int>(width), mask), 0, mask, static_cast<int>(width));
+      return;
     }
-    release(level);
-    *v = acc;
+    // A team thread's vector lanes hold one value: only lane 0's counts at the team-thread level.
+    V mine = *v;
+    if (level == NestLevel::TeamThread && gpu::thread_idx().x != 0) a.init(&mine);
+    *v = gpu::block_reduce(a, mine, slots_);
   }
   template <class Adaptor>
   WEFT_DEVICE void impl_exclusive_prefix(NestLevel level, const Adaptor& a, typename Adaptor::value_type* v,
                                          typename Adaptor::value_type* total) const {
     using V = typename Adaptor::value_type;
     static_assert(sizeof(V) <= gpu_team_slot_bytes, "weft: nested scans on a GPU take values up to 32 bytes");
-    int parts, me;
-    where(level, parts, me);
-    const int first = gather(level, *v, me);
-    V off;
-    a.init(&off);
-    for (int k = 0; k < me; ++k) {
-      const V s = slot<V>(first + stride(level) * k);
-      a.join(&off, &s);
+    const unsigned width = gpu::block_dim().x;
+    if (level == NestLevel::ThreadVector) {
+      if (width == 1) {
+        *total = *v;
+        a.init(v);
+        return;
+      }
+      const gpu::lane_mask_t mask = segment_mask();
+      const int w = static_cast<int>(width);
+      const V incl = gpu::warp_inclusive_scan(a, *v, w, mask);
+      V ex = gpu::shfl_up(incl, 1u, mask, w);
+      if (gpu::thread_idx().x == 0) a.init(&ex);
+      *total = gpu::shfl(incl, w - 1, mask, w);
+      *v = ex;
+      return;
     }
-    V all = off;
-    for (int k = me; k < parts; ++k) {
-      const V s = slot<V>(first + stride(level) * k);
-      a.join(&all, &s);
-    }
-    release(level);
-    *v = off;
-    *total = all;
+    V mine = *v;
+    const bool team_thread = level == NestLevel::TeamThread;
+    if (team_thread && gpu::thread_idx().x != 0) a.init(&mine);
+    V ex = gpu::block_exclusive_scan(a, mine, total, slots_);
+    // At the team-thread level every lane of a thread takes its lane 0's prefix (the others joined init).
+    if (team_thread && width > 1) ex = gpu::shfl(ex, 0, segment_mask(), static_cast<int>(width));
+    *v = ex;
   }
   template <class T>
   WEFT_DEVICE void impl_vector_broadcast(T& value) const {
-    const int first = gather(NestLevel::ThreadVector, value, static_cast<int>(gpu::thread_idx().x));
-    value = slot<T>(first);
-    release(NestLevel::ThreadVector);
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "weft: single(PerThread(member), f, value) on a GPU broadcasts a trivially copyable value");
+    const unsigned width = gpu::block_dim().x;
+    if (width > 1) value = gpu::shfl(value, 0, segment_mask(), static_cast<int>(width));
   }
   template <class F>
   WEFT_DEVICE void impl_single_lane(const F& f) const {
@@ -143,38 +191,12 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
       me = static_cast<int>(t.y * d.x + t.x);
     }
   }
-  WEFT_DEVICE int stride(NestLevel level) const {
-    return level == NestLevel::TeamThread ? static_cast<int>(gpu::block_dim().x) : 1;
-  }
   /// The lanes of the calling thread's vector segment, as a warp mask.
   WEFT_DEVICE gpu::lane_mask_t segment_mask() const {
     const unsigned v = gpu::block_dim().x;
     if (v >= unsigned(gpu::warp_size)) return gpu::full_mask;
     const unsigned base = gpu::lane_id() & ~(v - 1);
     return gpu::low_lanes(v) << base;
-  }
-  /// Writes the value into the calling thread's slot and waits for the level; returns the slot index
-  /// of part 0. Team levels synchronize the block, the vector level the thread's lanes.
-  template <class V>
-  WEFT_DEVICE int gather(NestLevel level, const V& value, int) const {
-    const unsigned rank = gpu::thread_rank();
-    gpu::shared_store(reinterpret_cast<V*>(slots_ + rank * gpu_team_slot_bytes), value);
-    if (level == NestLevel::ThreadVector) {
-      gpu::sync_warp(segment_mask());
-      return static_cast<int>(rank - gpu::thread_idx().x);
-    }
-    gpu::sync_block();
-    return 0;
-  }
-  WEFT_DEVICE void release(NestLevel level) const {
-    if (level == NestLevel::ThreadVector)
-      gpu::sync_warp(segment_mask());
-    else
-      gpu::sync_block();
-  }
-  template <class V>
-  WEFT_DEVICE V slot(int k) const {
-    return gpu::shared_load(reinterpret_cast<const V*>(slots_ + std::size_t(k) * gpu_team_slot_bytes));
   }
 
   std::int64_t league_rank_;
@@ -193,13 +215,12 @@ struct TeamTraits<E> {
     return 128 / (vector_length > 0 ? vector_length : 1) > 0 ? 128 / vector_length : 1;
   }
   /// Level 0 is the block's dynamic shared memory (the device's opt-in maximum: 227 KiB on sm_90, 163 KiB on
-  /// sm_80, 64 KiB on CDNA) less the team's own slots, (threads + 32) x 32 bytes: scratch_size_limit(0, threads)
-  /// is what a team of `threads` (team size x vector length) may ask for, scratch_size_max(0) what a team of any
-  /// size may. Level 1 is global memory.
-  static std::size_t scratch_size_limit(int level, int threads) {
+  /// sm_80, 64 KiB on CDNA) less the team's collective slots (gpu_team_collective_bytes, 2 KiB with 32-lane
+  /// warps, whatever the team size): scratch_size_limit(0, threads) is what a team of `threads` (team size x
+  /// vector length) may ask for, scratch_size_max(0) what a team of any size may. Level 1 is global memory.
+  static std::size_t scratch_size_limit(int level, int) {
     if (level != 0) return std::size_t(256) << 20;
-    const std::size_t cap = E::impl_vendor::shared_per_block(),
-                      slots = (std::size_t(threads > 0 ? threads : 1) + 32) * gpu_team_slot_bytes;
+    const std::size_t cap = E::impl_vendor::shared_per_block(), slots = gpu_team_collective_bytes;
     return cap > slots ? cap - slots : 0;
   }
   static std::size_t scratch_size_max(int level) { return scratch_size_limit(level, 1024); }
@@ -259,7 +280,7 @@ class GpuWork<TeamPolicy<P...>> {
   int vector_length() const { return vl_; }
   std::size_t shared_bytes_for(int threads) const {
     const std::size_t ts = std::size_t(threads / vl_);
-    return (std::size_t(vl_) * ts + 32) * gpu_team_slot_bytes + team_[0] + thread_[0] * ts;
+    return gpu_team_collective_bytes + team_[0] + thread_[0] * ts;
   }
   /// Takes the calculator's block size (threads): whole teams, within the team-size maximum and the level-0
   /// scratch limit.
@@ -269,9 +290,8 @@ class GpuWork<TeamPolicy<P...>> {
     while (ts > 1 && team_[0] + thread_[0] * std::size_t(ts) > TeamTraits<E>::scratch_size_limit(0, ts * vl_)) ts /= 2;
     if (ts >= 1) ts_ = ts;
   }
-  /// One slot per thread, then the broadcast area (32 slots), so that a broadcast never overwrites a slot
-  /// another thread's vector lanes may still be reading.
-  WEFT_INLINE_FUNCTION std::size_t slots_bytes() const { return (std::size_t(vl_) * ts_ + 32) * gpu_team_slot_bytes; }
+  /// The team's collectives (block reduce and scan slots, the broadcast area), before the level-0 scratch.
+  WEFT_INLINE_FUNCTION std::size_t slots_bytes() const { return gpu_team_collective_bytes; }
   WEFT_INLINE_FUNCTION std::size_t level1_bytes_per_block() const { return team_[1] + thread_[1] * ts_; }
   void set_level1(char* p) { level1_ = p; }
   /// Where a kernel that needs its own shared memory may put it (after the team's).
