@@ -96,13 +96,16 @@ stage2() {
 stage3() {
   local start
   start=$(date +%s)
-  timeout 120 build/gpu/perf/gpu/weft-perf-gpu --benchmark_repetitions=5 --benchmark_out="$out/gpu_core.json" \
+  timeout 110 build/gpu/perf/gpu/weft-perf-gpu --benchmark_repetitions=5 --benchmark_out="$out/gpu_core.json" \
     --benchmark_out_format=json >"$out/bench.log" 2>&1
   log "stage 3: core benchmarks rc $?"
-  WEFT_PERF_GEMM_N=8192 timeout 150 build/gpu/perf/gpu/weft-perf-gpu-linalg --benchmark_repetitions=3 \
+  WEFT_PERF_GEMM_N=8192 timeout 140 build/gpu/perf/gpu/weft-perf-gpu-linalg --benchmark_repetitions=3 \
     --benchmark_out="$out/gpu_linalg.json" --benchmark_out_format=json >"$out/bench_linalg.log" 2>&1
   log "stage 3: linalg benchmarks rc $?"
-  WEFT_PERF_ALGO_N=$((1 << 28)) timeout 100 build/gpu/perf/gpu/weft-perf-gpu-algorithms --benchmark_repetitions=3 \
+  timeout 40 build/gpu/perf/gpu/weft-perf-gpu-team --benchmark_repetitions=5 --benchmark_out="$out/gpu_team.json" \
+    --benchmark_out_format=json >"$out/bench_team.log" 2>&1
+  log "stage 3: team benchmarks rc $?"
+  WEFT_PERF_ALGO_N=$((1 << 28)) timeout 90 build/gpu/perf/gpu/weft-perf-gpu-algorithms --benchmark_repetitions=3 \
     --benchmark_out="$out/gpu_algorithms.json" --benchmark_out_format=json >"$out/bench_algorithms.log" 2>&1
   log "stage 3: algorithm benchmarks rc $?"
   grep -E "WRONG" "$out/bench_algorithms.log"
@@ -111,6 +114,7 @@ stage3() {
   python3 perf/compare.py "$out/gpu_core.json" perf/gpu/goals.json | tee "$out/table.txt"
   python3 perf/compare.py "$out/gpu_linalg.json" perf/gpu/goals.json | tee -a "$out/table.txt"
   python3 perf/compare.py "$out/gpu_algorithms.json" perf/gpu/goals.json | tee -a "$out/table.txt"
+  python3 perf/compare.py "$out/gpu_team.json" perf/gpu/goals.json | tee -a "$out/table.txt"
   log "stage 3: $(( $(date +%s) - start )) s"
 }
 
