@@ -4,8 +4,11 @@
 # Arguments go to weft-bench (e.g. --ranks 2, --size small, --only stream).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --chart
 export CCACHE_DIR="${CCACHE_DIR:-$PWD/.ccache}"
 cmake --preset default >/dev/null
 cmake --build --preset default --target weft-stream weft-heat weft-cg weft-md weft-gemm
-exec python3 ./build/default/apps/bench/weft-bench --json "${WEFT_RESULTS:-results.json}" "$@"
+# Debian's python3, which setup.sh gave matplotlib for the chart (a pyenv or venv python3 first on PATH may lack it).
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+exec "$py" ./build/default/apps/bench/weft-bench --json "${WEFT_RESULTS:-results.json}" "$@"
