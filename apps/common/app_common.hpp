@@ -17,6 +17,7 @@
 
 #include <unistd.h>
 
+#include <weft/impl/host_memory.hpp>
 #include <weft/weft.hpp>
 
 /// The execution space an app runs on: the build's default, or another one for the per-backend test builds
@@ -144,15 +145,9 @@ class Args {
 inline void check_memory(const std::string& app, double bytes, int ranks_per_node = 1) {
   if constexpr (!ExecSpace::impl_is_host_space) return;
   // What the machine can give now (MemAvailable: free memory plus reclaimable caches), else its total.
-  double avail = 0;
-  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
-    char line[256];
-    while (std::fgets(line, sizeof line, f))
-      if (unsigned long long kib = 0; std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) avail = kib * 1024.0;
-    std::fclose(f);
-  }
+  double avail = weft::impl::host_memory_available();
   const bool have_avail = avail > 0;
-  if (!have_avail) avail = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (!have_avail) avail = weft::impl::host_memory_total();
   if (avail > 0 && bytes * ranks_per_node > 0.9 * avail) {
     char b[240];
     std::snprintf(b, sizeof b,

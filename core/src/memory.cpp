@@ -1,10 +1,14 @@
 // HostSpace allocation and the registry of live allocations (reported by label at finalize).
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <new>
 #include <string>
 #include <vector>
 
+#include <weft/impl/host_memory.hpp>
 #include <weft/impl/round_up.hpp>
 #include <weft/impl/tools.hpp>
 #include <weft/view.hpp>
@@ -39,6 +43,21 @@ void record_unregister(SharedAllocationRecord* r) noexcept {
     g_records_head = r->next;
   if (r->next) r->next->prev = r->prev;
   r->prev = r->next = nullptr;
+}
+
+double host_memory_available() {
+  double avail = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+      if (unsigned long long kib = 0; std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) avail = kib * 1024.0;
+    std::fclose(f);
+  }
+  return avail;
+}
+double host_memory_total() {
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? static_cast<double>(pages) * static_cast<double>(size) : 0.0;
 }
 
 std::vector<LiveAllocation> live_allocations() {

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <weft/impl/host_memory.hpp>
 #include <weft/linalg.hpp>
 
 namespace weft::linalg::impl {
@@ -26,17 +27,6 @@ std::string lower(std::string s) {
   throw Error("weft::linalg: Matrix Market file \"" + path + "\" line " + std::to_string(line) + ": " + what);
 }
 bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
-/// Memory the machine can give now (MemAvailable), 0 when unknown.
-double available_bytes() {
-  double avail = 0;
-  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
-    char text[256];
-    while (std::fgets(text, sizeof text, f))
-      if (unsigned long long kib = 0; std::sscanf(text, "MemAvailable: %llu kB", &kib) == 1) avail = kib * 1024.0;
-    std::fclose(f);
-  }
-  return avail;
-}
 /// The value of an entry: a finite number; for integer fields an integer.
 double parse_value(const std::string& path, long lineno, const std::string& token, bool integer) {
   char* end = nullptr;
@@ -120,7 +110,7 @@ MatrixMarketData read(const std::string& path) {
   // The triplets, the CSR row offsets and their copies: refuse what the machine cannot give now.
   const double expanded = double(entries) * (d.symmetric ? 2.0 : 1.0);
   const double need = 48.0 * expanded + 16.0 * (double(d.rows) + 1.0);
-  if (const double avail = available_bytes(); avail > 0 && need > 0.9 * avail) {
+  if (const double avail = weft::impl::host_memory_available(); avail > 0 && need > 0.9 * avail) {
     char msg[320];
     std::snprintf(msg, sizeof msg,
                   "a %ld x %ld matrix with %ld entries needs about %.1f GB to read and convert, but the machine has "
