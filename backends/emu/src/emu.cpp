@@ -223,7 +223,13 @@ void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixe
     t.site_counts.clear();
     t.fiber = ctx::fiber(std::allocator_arg, stacks, [tp, body, arg](ctx::fiber&& s) {
       tp->scheduler = std::move(s);
-      body(arg);
+      try {
+        body(arg);
+      } catch (const std::exception& e) {  // a GPU kernel cannot throw: stop, naming the kernel, block and thread
+        fail(t_block, tp, std::string("the kernel threw an exception, which device code cannot: ") + e.what());
+      } catch (...) {
+        fail(t_block, tp, "the kernel threw an exception (not a std::exception), which device code cannot");
+      }
       if (!tp->copies.empty())
         fail(t_block, tp,
              "the thread exits with " + std::to_string(tp->copies.size()) +

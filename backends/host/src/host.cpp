@@ -5,6 +5,7 @@
 #include <weft/atomics.hpp>
 #include <weft/host/barrier.hpp>
 #include <weft/host/instances.hpp>
+#include <weft/host/region.hpp>
 #include <weft/spaces.hpp>
 
 namespace weft::impl {
@@ -30,7 +31,7 @@ HostInstance* host_default_instance(HostInstance*& slot, const char* space_name,
   return slot;
 }
 
-void host_team_barrier_wait(HostTeamBarrier* b, int team_size) noexcept {
+void host_team_barrier_wait(HostTeamBarrier* b, int team_size) {
   const int gen = __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE);
   if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == team_size) {
     __atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
@@ -38,10 +39,23 @@ void host_team_barrier_wait(HostTeamBarrier* b, int team_size) noexcept {
     return;
   }
   for (int spin = 0; __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == gen; ++spin) {
-    if (spin < 2000)
+    if (spin < 2000) {
       cpu_relax();
-    else
-      sched_yield();  // more threads than cores: let the others arrive
+    } else {
+      if (host_region_failed()) throw HostRegionAborted{};  // a teammate threw: it will not arrive
+      sched_yield();                                        // more threads than cores: let the others arrive
+    }
+  }
+}
+
+void host_region_wait(HostRegion* r, int gen) {
+  for (int spin = 0; r->generation.load(std::memory_order_acquire) == gen; ++spin) {
+    if (spin < 2000) {
+      cpu_relax();
+    } else {
+      if (r->failed.load(std::memory_order_acquire)) throw HostRegionAborted{};
+      sched_yield();
+    }
   }
 }
 }  // namespace weft::impl

@@ -7,6 +7,8 @@ struct HostTeamBarrier {
   int arrived = 0;
   int generation = 0;
 };
-void host_team_barrier_wait(HostTeamBarrier* b, int team_size) noexcept;
+/// Waits for the team; throws HostRegionAborted when the region failed (a teammate threw and will not come).
+void host_team_barrier_wait(HostTeamBarrier* b, int team_size);
+
 
 }  // namespace weft::impl

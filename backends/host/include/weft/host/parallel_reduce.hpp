@@ -5,6 +5,7 @@
 #include <new>
 #include <string_view>
 
+#include <weft/host/region.hpp>
 #include <weft/host/work.hpp>
 #include <weft/impl/round_up.hpp>
 
@@ -40,9 +41,14 @@ requires HostEngineSpace<E>
 class ParallelReduce<F, Adaptor, Policy, E> {
  public:
   ParallelReduce(std::string_view label, const F& f, const Adaptor& a, const Policy& p)
-      : f_(f), a_(a), work_(label, p) {}
+      : label_(label), f_(f), a_(a), work_(label, p) {}
 
   void execute() const {
+    host_dispatch(label_, [this] { run(); });
+  }
+
+ private:
+  void run() const {
     using Tag = typename Policy::work_tag;
     using V = typename Adaptor::value_type;
     const int nt = work_.threads();
@@ -67,7 +73,7 @@ class ParallelReduce<F, Adaptor, Policy, E> {
     a_.store(result);
   }
 
- private:
+  std::string_view label_;
   const F& f_;
   Adaptor a_;
   HostWork<Policy> work_;  // owns the policy

@@ -12,9 +12,15 @@ template <class F, class Adaptor, class Policy, class E>
 requires HostEngineSpace<E>
 class ParallelScan<F, Adaptor, Policy, E> {
  public:
-  ParallelScan(std::string_view label, const F& f, const Adaptor& a, const Policy& p) : f_(f), a_(a), work_(label, p) {}
+  ParallelScan(std::string_view label, const F& f, const Adaptor& a, const Policy& p)
+      : label_(label), f_(f), a_(a), work_(label, p) {}
 
   void execute() const {
+    host_dispatch(label_, [this] { run(); });
+  }
+
+ private:
+  void run() const {
     using Tag = typename Policy::work_tag;
     using V = typename Adaptor::value_type;
     using I = typename Policy::index_type;
@@ -43,7 +49,7 @@ class ParallelScan<F, Adaptor, Policy, E> {
     a_.store(slots.at(nt));
   }
 
- private:
+  std::string_view label_;
   const F& f_;
   Adaptor a_;
   HostWork<Policy> work_;  // owns the policy

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include <weft/host/region.hpp>
 #include <weft/host/team_member.hpp>
 #include <weft/impl/round_up.hpp>
 #include <weft/parallel.hpp>
@@ -203,6 +204,7 @@ class HostWork<TeamPolicy<P...>> {
     auto* shared = reinterpret_cast<HostTeamShared*>(mem_ + g * block_);
     const std::int64_t league = p_.league_size();
     for (std::int64_t l = g; l < league; l += groups) {
+      if (host_region_failed()) return;  // another thread threw: the dispatch is over (teammates leave their barrier)
       const Member m(shared, l, league, tid % ts_, ts_);
       item(m);
       m.team_barrier();  // the next league rank reuses the scratch

@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <weft/host/execution.hpp>
+#include <weft/host/region.hpp>
 
 namespace weft {
 
@@ -31,7 +32,8 @@ namespace impl {
 template <class E>
 struct HostThreading;
 /// How the host engine runs a parallel region on OpenMP: one `omp parallel` per dispatch; a dispatch
-/// nested inside a kernel runs inline in the calling thread.
+/// nested inside a kernel runs inline in the calling thread. A functor's exception is caught on its thread and
+/// rethrown in the caller (weft/host/region.hpp).
 template <>
 struct HostThreading<OpenMP> {
   template <class F>
@@ -41,16 +43,35 @@ struct HostThreading<OpenMP> {
       f(0, 1);
       return;
     }
+    HostRegion region;
 #pragma omp parallel num_threads(nthreads)
     {
       HostParallelScope scope;
-      f(omp_get_thread_num(), omp_get_num_threads());
+      HostRegion* const saved = t_host_region;
+      t_host_region = &region;
+      try {
+        f(omp_get_thread_num(), omp_get_num_threads());
+      } catch (const HostRegionAborted&) {
+        // another thread failed while this one waited for it
+      } catch (...) {
+        region.fail(std::current_exception());
+      }
+      t_host_region = saved;
     }
+    if (region.error) std::rethrow_exception(region.error);
   }
+  /// All n threads of the region meet; a thread that failed never arrives, so the others leave when they see
+  /// the region failed (HostRegionAborted) instead of waiting for it.
   static void barrier(int nthreads) {
-    if (nthreads > 1) {
-#pragma omp barrier
+    HostRegion* r = t_host_region;
+    if (nthreads <= 1 || !r) return;
+    const int gen = r->generation.load(std::memory_order_acquire);
+    if (r->arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == nthreads) {
+      r->arrived.store(0, std::memory_order_relaxed);
+      r->generation.store(gen + 1, std::memory_order_release);
+      return;
     }
+    host_region_wait(r, gen);
   }
 };
 }  // namespace impl

@@ -1,0 +1,93 @@
+// An exception thrown by a functor on a host backend: the dispatch rethrows it in the caller as a weft::Error
+// naming the kernel, with the original nested; threads waiting for the thrower at a barrier (the scan's, a
+// team's) leave instead of hanging; the next dispatch runs normally. Same on Serial and OpenMP.
+#include <stdexcept>
+#include <string>
+
+#include "test_common.hpp"
+
+namespace {
+
+/// Runs `dispatch`, expects the weft::Error for kernel `label` with a std::runtime_error "what" nested in it.
+template <class D>
+void expect_kernel_error(const char* label, const std::string& what, const D& dispatch) {
+  bool caught = false;
+  try {
+    dispatch();
+  } catch (const weft::Error& e) {
+    caught = true;
+    const std::string m = e.what();
+    CHECK(m.find(std::string("kernel \"") + label + "\" threw: " + what) != std::string::npos);
+    try {
+      std::rethrow_if_nested(e);
+      FAIL("the functor's exception is not nested");
+    } catch (const std::runtime_error& inner) {
+      CHECK(std::string(inner.what()) == what);
+    }
+  }
+  CHECK(caught);
+}
+
+TEST_CASE_TEMPLATE("an exception in a functor reaches the caller with the kernel's label, on every host backend", E,
+                   WEFT_TEST_HOST_SPACES) {
+  const long n = 100000;
+  weft::View<long*, E> x("x", n);
+  expect_kernel_error("thrower for", "bad index 53711", [&] {
+    weft::parallel_for("thrower for", weft::RangePolicy<E>(0, n), [=](long i) {
+      if (i == 53711) throw std::runtime_error("bad index 53711");
+      x(i) = i;
+    });
+  });
+  expect_kernel_error("thrower reduce", "bad index 7", [&] {
+    long s = 0;
+    weft::parallel_reduce(
+        "thrower reduce", weft::RangePolicy<E>(0, n),
+        [=](long i, long& acc) {
+          if (i == 7) throw std::runtime_error("bad index 7");
+          acc += i;
+        },
+        s);
+  });
+  // The scan's threads meet at a barrier between their two passes: the thrower never arrives there.
+  expect_kernel_error("thrower scan", "bad index 3", [&] {
+    long total = 0;
+    weft::parallel_scan(
+        "thrower scan", weft::RangePolicy<E>(0, n),
+        [=](long i, long& u, bool) {
+          if (i == 3) throw std::runtime_error("bad index 3");  // the first pass on several threads
+          u += i;
+        },
+        total);
+  });
+  // A team thread throws before a team barrier its teammates wait at.
+  using Member = typename weft::TeamPolicy<E>::member_type;
+  const int ts = weft::TeamPolicy<E>(E(), 1, 1).team_size_max();
+  expect_kernel_error("thrower team", "bad rank", [&] {
+    weft::parallel_for("thrower team", weft::TeamPolicy<E>(50, ts), [=](const Member& m) {
+      if (m.league_rank() == 17 && m.team_rank() == m.team_size() - 1) throw std::runtime_error("bad rank");
+      m.team_barrier();
+      long s = 0;
+      weft::parallel_reduce(
+          weft::TeamThreadRange(m, 100), [&](int i, long& acc) { acc += i; }, s);
+      if (m.team_rank() == 0) x(m.league_rank()) = s;
+    });
+  });
+  // The next dispatch runs as usual.
+  long s = 0;
+  weft::parallel_reduce(
+      "after", weft::RangePolicy<E>(0, n), [=](long i, long& acc) { acc += i; }, s);
+  CHECK(s == n * (n - 1) / 2);
+  long total = 0;
+  weft::parallel_scan(
+      "after scan", weft::RangePolicy<E>(0, n),
+      [=](long i, long& u, bool final) {
+        if (final) x(i) = u;
+        u += 1;
+      },
+      total);
+  CHECK(total == n);
+  auto h = weft_test::on_host(x);
+  CHECK(h(n - 1) == n - 1);
+}
+
+}  // namespace
