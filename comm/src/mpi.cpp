@@ -2,9 +2,14 @@
 // error becomes a weft::Error carrying MPI's error string.
 #include <mpi.h>
 
+#include <sched.h>
+
+#include <algorithm>
 #include <climits>
 #include <cstring>
+#include <deque>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 #if __has_include(<mpi-ext.h>)
@@ -115,32 +120,130 @@ bool query_cuda_aware() {
 #endif
 }
 
+struct MpiRequest;
+
+/// Receives wait here, per (source, tag) in the order they were posted, until a message is matched to them: a
+/// message is probed first (MPI_Improbe), its size checked against the View, and only then received
+/// (MPI_Imrecv) -- above the eager limit Open MPI's shared-memory single-copy path would write a longer message
+/// past the buffer before reporting MPI_ERR_TRUNCATE. Messages of one (source, tag) match receives in posting
+/// order, as MPI's own matching does. Every wait and test advances all queues, so that a rank waiting on a send
+/// still matches the receives its peer's send needs.
+struct Matcher {
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::map<std::pair<int, int>, std::deque<MpiRequest*>> queues;
+  void progress();
+  void remove(MpiRequest* r) {
+    for (auto it = queues.begin(); it != queues.end(); ++it) {
+      auto& q = it->second;
+      if (auto f = std::find(q.begin(), q.end(), r); f != q.end()) {
+        q.erase(f);
+        if (q.empty()) queues.erase(it);
+        return;
+      }
+    }
+  }
+};
+
+/// Spins, then yields the core (ranks may outnumber cores).
+void poll_pause(int& spins) {
+  if (++spins > 64) sched_yield();
+}
+
 struct MpiRequest final : RequestState {
   MPI_Request req = MPI_REQUEST_NULL;
   MPI_Status status{};
   MPI_Datatype type = MPI_BYTE;
-  bool finished = false;  // completed without a request (a matched receive): status holds its size
+  bool finished = false;  // completed without a request (a drained message): `error` says why
+  std::shared_ptr<Matcher> matcher;
+  // A receive not yet matched to a message.
+  bool pending = false;
+  void* buf = nullptr;
+  int want = 0, source = 0, tag = 0;
+  std::string error;
+
+  ~MpiRequest() override {
+    if (pending) {
+      matcher->remove(this);  // never matched: MPI holds nothing of it
+    } else if (req != MPI_REQUEST_NULL && !mpi_finalized()) {
+      // Dropped before completion (an error unwinds past it): a matched receive lands before its buffer can go;
+      // a send is left to MPI (MPI_Request_free), as a receiver that never comes would make a wait hang.
+      if (is_recv)
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+      else
+        MPI_Request_free(&req);
+    }
+  }
   bool impl_test() override {
+    matcher->progress();
+    if (pending) return false;
+    if (!error.empty()) throw Error(error);
     if (finished) return true;
     int flag = 0;
     check_mpi(MPI_Test(&req, &flag, &status), "MPI_Test", what);
     return flag != 0;
   }
   void impl_wait() override {
-    if (!finished) check_mpi(MPI_Wait(&req, &status), "MPI_Wait", what);
+    int spins = 0;
+    for (matcher->progress(); pending; matcher->progress()) poll_pause(spins);
+    if (!error.empty()) throw Error(error);
+    if (finished) return;
+    while (true) {
+      int flag = 0;
+      check_mpi(MPI_Test(&req, &flag, &status), "MPI_Test", what);
+      if (flag) return;
+      matcher->progress();
+      poll_pause(spins);
+    }
   }
   std::size_t impl_received() const override {
     int n = 0;
     MPI_Get_count(&status, type, &n);
     return n == MPI_UNDEFINED ? 0 : static_cast<std::size_t>(n);
   }
+  /// The matched message, probed as `probed`: received when it fits, drained and an error when it is longer.
+  void match(MPI_Message msg, const MPI_Status& probed) {
+    pending = false;
+    int got = 0;
+    check_mpi(MPI_Get_count(&probed, type, &got), "MPI_Get_count", what);
+    if (got == MPI_UNDEFINED || got > want) {
+      int bytes = 0;
+      MPI_Get_count(&probed, MPI_BYTE, &bytes);
+      std::vector<char> sink(static_cast<std::size_t>(bytes > 0 ? bytes : 1));  // drained: MPI keeps nothing of ours
+      check_mpi(MPI_Mrecv(sink.data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv", what);
+      finished = true;
+      error = "weft::comm::" + what + ": rank " + std::to_string(source) + " sent " +
+              (got == MPI_UNDEFINED ? std::to_string(bytes) + " bytes" : std::to_string(got) + " elements") +
+              " but the View holds " + std::to_string(want) + "; send and receive Views of the same size";
+      return;
+    }
+    check_mpi(MPI_Imrecv(buf, want, type, &msg, &req), "MPI_Imrecv", what);
+  }
 };
+
+void Matcher::progress() {
+  for (auto it = queues.begin(); it != queues.end();) {
+    auto& q = it->second;
+    while (!q.empty()) {
+      int flag = 0;
+      MPI_Message msg;
+      MPI_Status probed;
+      check_mpi(MPI_Improbe(it->first.first, it->first.second, comm, &flag, &msg, &probed), "MPI_Improbe",
+                q.front()->what);
+      if (!flag) break;
+      MpiRequest* r = q.front();
+      q.pop_front();
+      r->match(msg, probed);
+    }
+    it = q.empty() ? queues.erase(it) : std::next(it);
+  }
+}
 
 class MpiComm final : public CommImpl {
  public:
   /// Takes ownership of `c` (a communicator Weft created).
   explicit MpiComm(MPI_Comm c) : comm_(c) {
     check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler", "");
+    matcher_->comm = comm_;
     MPI_Comm_rank(comm_, &rank);
     MPI_Comm_size(comm_, &size);
     MPI_Comm node;
@@ -206,42 +309,43 @@ class MpiComm final : public CommImpl {
     if (dest == rank) return loopback_->isend(buf, n, d, 0, tag);
     auto req = std::make_shared<MpiRequest>();
     req->type = mpi_type(d);
+    req->matcher = matcher_;
     check_mpi(MPI_Isend(buf, as_int_count(n, "isend"), req->type, dest, tag, comm_, &req->req), "MPI_Isend", "");
     return req;
   }
+  /// Probe first (see Matcher): the receive is matched to a message, and its size checked, before any byte lands.
   std::shared_ptr<RequestState> irecv(void* buf, std::size_t n, Dtype d, int source, int tag) override {
     check_mpi_alive("irecv");
     if (source == rank) return loopback_->irecv(buf, n, d, 0, tag);
     auto req = std::make_shared<MpiRequest>();
     req->type = mpi_type(d);
-    check_mpi(MPI_Irecv(buf, as_int_count(n, "irecv"), req->type, source, tag, comm_, &req->req), "MPI_Irecv", "");
+    req->matcher = matcher_;
+    req->buf = buf;
+    req->want = as_int_count(n, "irecv");
+    req->source = source;
+    req->tag = tag;
+    req->pending = true;
+    req->is_recv = true;
+    matcher_->queues[{source, tag}].push_back(req.get());
     return req;
   }
-  std::shared_ptr<RequestState> recv(void* buf, std::size_t n, Dtype d, int source, int tag,
-                                     const std::string& what) override {
-    check_mpi_alive("recv");
+  /// Halo's receives, whose sizes both sides agreed on at construction: posted at once (MPI_Irecv), so that
+  /// the transfer overlaps the interior work. Their tags are Halo's own, never shared with irecv's queues.
+  std::shared_ptr<RequestState> irecv_agreed(void* buf, std::size_t n, Dtype d, int source, int tag) override {
+    check_mpi_alive("irecv");
     if (source == rank) return loopback_->irecv(buf, n, d, 0, tag);
     auto req = std::make_shared<MpiRequest>();
     req->type = mpi_type(d);
-    const int want = as_int_count(n, "recv");
-    // The message is matched first and its size read: above the eager limit Open MPI's shared-memory
-    // single-copy path would write a longer message past the buffer before reporting MPI_ERR_TRUNCATE.
-    MPI_Message msg;
-    MPI_Status probed;
-    check_mpi(MPI_Mprobe(source, tag, comm_, &msg, &probed), "MPI_Mprobe", what);
-    int got = 0;
-    check_mpi(MPI_Get_count(&probed, req->type, &got), "MPI_Get_count", what);
-    if (got == MPI_UNDEFINED || got > want) {
-      int bytes = 0;
-      MPI_Get_count(&probed, MPI_BYTE, &bytes);
-      std::vector<char> sink(static_cast<std::size_t>(bytes > 0 ? bytes : 1));  // drained: MPI keeps nothing of ours
-      check_mpi(MPI_Mrecv(sink.data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv", what);
-      throw Error("weft::comm::" + what + ": rank " + std::to_string(source) + " sent " +
-                  (got == MPI_UNDEFINED ? std::to_string(bytes) + " bytes" : std::to_string(got) + " elements") +
-                  " but the View holds " + std::to_string(n) + "; send and receive Views of the same size");
-    }
-    check_mpi(MPI_Mrecv(buf, want, req->type, &msg, &req->status), "MPI_Mrecv", what);
-    req->finished = true;
+    req->matcher = matcher_;
+    req->is_recv = true;
+    check_mpi(MPI_Irecv(buf, as_int_count(n, "irecv"), req->type, source, tag, comm_, &req->req), "MPI_Irecv", "");
+    return req;
+  }
+  /// A blocking receive is a probe-first receive waited for: in posting order with the irecvs before it.
+  std::shared_ptr<RequestState> recv(void* buf, std::size_t n, Dtype d, int source, int tag,
+                                     const std::string& what) override {
+    auto req = irecv(buf, n, d, source, tag);
+    req->what = what;
     return req;
   }
   void agree(const std::string& what, const long* v, const char* const* names, int n) override {
@@ -284,6 +388,7 @@ class MpiComm final : public CommImpl {
 
  private:
   MPI_Comm comm_;
+  std::shared_ptr<Matcher> matcher_ = std::make_shared<Matcher>();
   std::shared_ptr<CommImpl> loopback_ = make_self_comm();
   std::shared_ptr<DeviceComm> device_;
 };

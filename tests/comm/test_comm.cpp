@@ -282,6 +282,73 @@ TEST_CASE("errors: roots, peers, sizes that differ between ranks, short and long
   CHECK_THROWS_WITH_AS(empty.barrier(), doctest::Contains("empty"), weft::Error);
 }
 
+// Nonblocking receives learn the size before data lands too: the message is probed, checked, then received.
+TEST_CASE("irecv: probe first (long messages raise, nothing past the View), posting order, any wait order") {
+  auto c = comm::world();
+  const int p = c.size(), me = c.rank();
+  using H = weft::DefaultHostExecutionSpace;
+  if (p < 2 || me > 1) {  // the two barriers ranks 0 and 1 take below
+    c.barrier();
+    c.barrier();
+    return;
+  }
+  const int peer = 1 - me;
+  // 100000 doubles (800 KB, far above the eager limit) into the first 1000 of a View of 2000: the error names
+  // both sizes, and the 1000 after the window keep their values (the single-copy path would overwrite them).
+  weft::View<double*, weft::HostSpace> large("irecv_large", 100000), guarded("irecv_guarded", 2000);
+  weft::deep_copy(guarded, 7.0);
+  if (me == 0) {
+    c.send(H(), large, 1, 21);
+  } else {
+    auto window = weft::subview(guarded, weft::pair<long, long>(0, 1000));
+    auto r = c.irecv(H(), window, 0, 21);
+    CHECK_THROWS_WITH_AS(r.wait(), doctest::Contains("rank 0 sent 100000 elements but the View holds 1000"),
+                         weft::Error);
+    int changed = 0;
+    for (int i = 0; i < 2000; ++i) changed += guarded(i) != 7.0;
+    CHECK(changed == 0);
+  }
+  // Two receives of one source and tag match the messages in posting order, whichever is waited for first.
+  weft::View<std::int64_t*, weft::HostSpace> a("irecv_first", 10), b("irecv_second", 20);
+  if (me == 0) {
+    fill(a, 31, 0);
+    fill(b, 32, 0);
+    c.send(H(), a, 1, 22);
+    c.send(H(), b, 1, 22);
+  } else {
+    auto ra = c.irecv(H(), a, 0, 22);
+    auto rb = c.irecv(H(), b, 0, 22);
+    rb.wait();
+    ra.wait();
+    int wrong = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) wrong += a(i) != value_of(31, 0, i);
+    for (std::size_t i = 0; i < b.size(); ++i) wrong += b(i) != value_of(32, 0, i);
+    CHECK(wrong == 0);
+  }
+  // Both ranks post a large receive and send, then wait for the send first: no deadlock (every wait advances
+  // the receives a peer's send needs).
+  weft::View<double*, weft::HostSpace> out("irecv_out", 300000), in("irecv_in", 300000);
+  fill(out, 33, me);
+  auto rr = c.irecv(H(), in, peer, 23);
+  auto rs = c.isend(H(), out, peer, 23);
+  rs.wait();
+  rr.wait();
+  CHECK(in(299999) == double(value_of(33, peer, 299999)));
+  // A receive dropped before it matched a message is gone: the next receive of that source and tag gets it.
+  weft::View<std::int64_t*, weft::HostSpace> one("irecv_one", 5);
+  if (me == 0) {
+    fill(one, 34, 0);
+    c.barrier();
+    c.send(H(), one, 1, 24);
+  } else {
+    { auto dropped = c.irecv(H(), one, 0, 24); }
+    c.barrier();
+    c.recv(H(), one, 0, 24);
+    CHECK(one(4) == value_of(34, 0, 4));
+  }
+  c.barrier();
+}
+
 TEST_CASE("split, local ranks, paths, MPI interoperation") {
   auto c = comm::world();
   const int p = c.size(), me = c.rank();

@@ -81,7 +81,13 @@ class CommImpl {
   virtual void reduce_scatter(const void* send, void* recv, std::size_t n_per_rank, Dtype d, OpKind op) = 0;
   virtual void alltoall(const void* send, void* recv, std::size_t n_per_rank, Dtype d) = 0;
   virtual std::shared_ptr<RequestState> isend(const void* buf, std::size_t n, Dtype d, int dest, int tag) = 0;
+  /// A receive whose message is matched and its size checked before any byte lands (MPI: probe first, in
+  /// posting order per source and tag); a longer message is drained and raises at the wait.
   virtual std::shared_ptr<RequestState> irecv(void* buf, std::size_t n, Dtype d, int source, int tag) = 0;
+  /// A receive whose size both sides agreed on beforehand (Halo's handshake): may be posted at once. Default: irecv.
+  virtual std::shared_ptr<RequestState> irecv_agreed(void* buf, std::size_t n, Dtype d, int source, int tag) {
+    return irecv(buf, n, d, source, tag);
+  }
   /// A blocking receive that learns the message's size before any byte lands (MPI: MPI_Mprobe, MPI_Get_count,
   /// MPI_Mrecv); a longer message than n is drained and raises, naming `what`, the peer and both sizes. Returns
   /// the completed request (its size is checked by RequestState::complete). Default: irecv.

@@ -238,7 +238,7 @@ class Halo {
     for (auto& s : slots_) {  // receives first, so that messages can land while this rank packs
       if (s.m.dim != d) continue;
       value_type* rp = s.host_recv.data() ? s.host_recv.data() : s.recv.data();
-      s.rreq = c->irecv(rp, s.m.count * mult, dt, s.m.peer, impl::halo_tag(d, -s.m.side));
+      s.rreq = c->irecv_agreed(rp, s.m.count * mult, dt, s.m.peer, impl::halo_tag(d, -s.m.side));
       any = true;
     }
     if (!any) return;
