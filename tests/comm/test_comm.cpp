@@ -349,6 +349,50 @@ TEST_CASE("irecv: probe first (long messages raise, nothing past the View), post
   c.barrier();
 }
 
+// Pairs of ranks (0 -> 1, 2 -> 3) that disagree on a message size, below and above the eager limit: 1 KiB
+// into 1 KiB minus one element, 8 MiB into 1 KiB, 1 KiB into 8 MiB. The receiver raises naming the View, the peer
+// and both sizes (a longer message never lands past the View); the sender's send completes; nothing hangs.
+TEST_CASE("messages of sizes the ranks disagree on, 1 KiB and 8 MiB, through recv and irecv") {
+  auto c = comm::world();
+  const int p = c.size(), me = c.rank();
+  using H = weft::DefaultHostExecutionSpace;
+  const std::size_t kib = 1024 / sizeof(double), mib8 = (std::size_t(8) << 20) / sizeof(double);
+  struct Case {
+    std::size_t sent, held;
+    const char* expect;
+  };
+  const Case cases[] = {{kib, kib - 1, "rank %d sent 128 elements but the View holds 127"},
+                        {mib8, kib, "rank %d sent 1048576 elements but the View holds 128"},
+                        {kib, mib8, "the message has 128 elements but the View holds 1048576"}};
+  for (int k = 0; k < 3; ++k) {
+    const Case& cs = cases[k];
+    const int pair = me / 2;
+    if (pair * 2 + 1 < p) {
+      if (me % 2 == 0) {
+        weft::View<double*, weft::HostSpace> out("disagree_out", cs.sent);
+        c.send(H(), out, me + 1, 40 + k);
+      } else {
+        weft::View<double*, weft::HostSpace> in("disagree_in", cs.held + 16);
+        weft::deep_copy(in, 3.0);
+        auto window = weft::subview(in, weft::pair<long, long>(0, long(cs.held)));
+        char msg[128];
+        std::snprintf(msg, sizeof msg, cs.expect, me - 1);
+        INFO("case " << k << " on rank " << me);
+        if ((k + pair) % 2 == 0) {
+          CHECK_THROWS_WITH_AS(c.recv(H(), window, me - 1, 40 + k), doctest::Contains(msg), weft::Error);
+        } else {
+          auto r = c.irecv(H(), window, me - 1, 40 + k);
+          CHECK_THROWS_WITH_AS(r.wait(), doctest::Contains(msg), weft::Error);
+        }
+        int changed = 0;
+        for (std::size_t i = cs.held; i < cs.held + 16; ++i) changed += in(i) != 3.0;
+        CHECK(changed == 0);
+      }
+    }
+    c.barrier();
+  }
+}
+
 TEST_CASE("split, local ranks, paths, MPI interoperation") {
   auto c = comm::world();
   const int p = c.size(), me = c.rank();
