@@ -129,18 +129,30 @@ struct MpiRequest;
 /// order, as MPI's own matching does. Every wait and test advances all queues, so that a rank waiting on a send
 /// still matches the receives its peer's send needs.
 struct Matcher {
+  /// The receives of one source and tag not yet matched, oldest first. (A vector, not a std::map: hip-clang 15's
+  /// device pass crashes instantiating that map in a HIP build.)
+  struct Queue {
+    int source, tag;
+    std::deque<MpiRequest*> waiting;
+  };
   MPI_Comm comm = MPI_COMM_NULL;
-  std::map<std::pair<int, int>, std::deque<MpiRequest*>> queues;
+  std::vector<Queue> queues;
   void progress();
-  void remove(MpiRequest* r) {
-    for (auto it = queues.begin(); it != queues.end(); ++it) {
-      auto& q = it->second;
-      if (auto f = std::find(q.begin(), q.end(), r); f != q.end()) {
-        q.erase(f);
-        if (q.empty()) queues.erase(it);
+  void add(MpiRequest* r, int source, int tag) {
+    for (Queue& q : queues)
+      if (q.source == source && q.tag == tag) {
+        q.waiting.push_back(r);
         return;
       }
-    }
+    queues.push_back({source, tag, {r}});
+  }
+  void remove(MpiRequest* r) {
+    for (auto it = queues.begin(); it != queues.end(); ++it)
+      if (auto f = std::find(it->waiting.begin(), it->waiting.end(), r); f != it->waiting.end()) {
+        it->waiting.erase(f);
+        if (it->waiting.empty()) queues.erase(it);
+        return;
+      }
   }
 };
 
@@ -221,20 +233,22 @@ struct MpiRequest final : RequestState {
 };
 
 void Matcher::progress() {
-  for (auto it = queues.begin(); it != queues.end();) {
-    auto& q = it->second;
-    while (!q.empty()) {
+  for (std::size_t k = 0; k < queues.size();) {
+    Queue& q = queues[k];
+    while (!q.waiting.empty()) {
       int flag = 0;
       MPI_Message msg;
       MPI_Status probed;
-      check_mpi(MPI_Improbe(it->first.first, it->first.second, comm, &flag, &msg, &probed), "MPI_Improbe",
-                q.front()->what);
+      check_mpi(MPI_Improbe(q.source, q.tag, comm, &flag, &msg, &probed), "MPI_Improbe", q.waiting.front()->what);
       if (!flag) break;
-      MpiRequest* r = q.front();
-      q.pop_front();
+      MpiRequest* r = q.waiting.front();
+      q.waiting.pop_front();
       r->match(msg, probed);
     }
-    it = q.empty() ? queues.erase(it) : std::next(it);
+    if (q.waiting.empty())
+      queues.erase(queues.begin() + static_cast<std::ptrdiff_t>(k));
+    else
+      ++k;
   }
 }
 
@@ -326,7 +340,7 @@ class MpiComm final : public CommImpl {
     req->tag = tag;
     req->pending = true;
     req->is_recv = true;
-    matcher_->queues[{source, tag}].push_back(req.get());
+    matcher_->add(req.get(), source, tag);
     return req;
   }
   /// Halo's receives, whose sizes both sides agreed on at construction: posted at once (MPI_Irecv), so that
