@@ -21,7 +21,7 @@ namespace {
 
 using Exec = weft::Cuda;
 using weft_perf::timed;
-int g_grid = 256;                            // spmv: g^3 rows
+int g_grid = 256;                                 // spmv: g^3 rows
 std::int64_t g_rows = 1 << 14, g_cols = 1 << 13;  // row_sum
 
 constexpr int spmv_vector = 8, spmv_rows_per_team = 32;
@@ -86,6 +86,13 @@ double expected_row(int g, std::int64_t r) {
   return s;
 }
 
+/// x(c) = 1 + c % 3, the vector expected_row assumes.
+void fill_x(const weft::View<double*>& x) {
+  weft::parallel_for(
+      "spmv x", weft::RangePolicy<Exec>(0, std::int64_t(x.extent(0))),
+      WEFT_LAMBDA(std::int64_t c) { x(c) = 1 + c % 3; });
+}
+
 bool check_spmv(const weft::View<double*>& y, int g) {
   auto h = weft::create_mirror_view_and_copy(weft::HostSpace(), y);
   const std::int64_t n = std::int64_t(g) * g * g;
@@ -98,7 +105,7 @@ void spmv_weft(benchmark::State& st) {
   const Csr a = build_27_point(g_grid);
   const std::int64_t n = a.n;
   weft::View<double*> x("x", n), y("y", n);
-  weft::parallel_for("spmv x", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t c) { x(c) = 1 + c % 3; });
+  fill_x(x);
   const auto rp = a.row_ptr;
   const auto col = a.col;
   const auto val = a.val;
@@ -137,12 +144,12 @@ void spmv_baseline(benchmark::State& st) {
   const Csr a = build_27_point(g_grid);
   const std::int64_t n = a.n;
   weft::View<double*> x("x", n), y("y", n);
-  weft::parallel_for("spmv x", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t c) { x(c) = 1 + c % 3; });
+  fill_x(x);
   const dim3 block(spmv_vector, spmv_rows_per_team);
   const unsigned blocks = unsigned((n + spmv_rows_per_team - 1) / spmv_rows_per_team);
   timed(st, [&] {
     raw_spmv<<<blocks, block, 0, Exec().cuda_stream()>>>(a.row_ptr.data(), a.col.data(), a.val.data(), x.data(),
-                                                        y.data(), n);
+                                                         y.data(), n);
   });
   if (!check_spmv(y, g_grid)) st.SkipWithError("wrong spmv result");
   st.SetBytesProcessed(st.iterations() * std::int64_t(a.val.extent(0)) * (sizeof(double) + sizeof(int)));

@@ -10,5 +10,4 @@ struct HostTeamBarrier {
 /// Waits for the team; throws HostRegionAborted when the region failed (a teammate threw and will not come).
 void host_team_barrier_wait(HostTeamBarrier* b, int team_size);
 
-
 }  // namespace weft::impl
