@@ -38,7 +38,14 @@ inline int threads() {
 /// 1: wrong answer), after Weft (and MPI) have finalized.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
+  UsageError(const std::string& message, bool every_rank) : std::runtime_error(message), every_rank(every_rank) {}
+  bool every_rank = false;  // raised on every rank of the job at once (the MPI apps' parameter agreement)
 };
+
+/// Set by app_mpi.hpp in the MPI apps: weft_app::main calls it with each error it reports, before returning 2.
+/// It ends the whole job (MPI_Abort) unless every rank raised the error, since the other ranks may be waiting
+/// for this one and MPI_Finalize would wait for them.
+inline void (*g_end_job_on_error)(const std::exception& error, bool every_rank) = nullptr;
 [[noreturn]] inline void usage_error(const std::string& app, const std::string& message) {
   throw UsageError(app + ": " + message + " (try --help)");
 }
@@ -233,7 +240,8 @@ struct Result {
 /// The main() of every mini-app: Weft starts from argv (a bad --weft-* option or WEFT_* variable is a usage
 /// error, not an abort), --help prints `usage` and exits 0, then `run(args)` parses the app's own options and
 /// runs; its return value is the exit status (0 valid, 1 wrong answer). A usage error or a weft::Error on the way
-/// is one line on stderr and exit status 2, after Weft has finalized.
+/// is one line on stderr and exit status 2, after Weft has finalized (in the MPI apps, an error that not every
+/// rank raised ends the whole job instead: see app_mpi.hpp).
 template <class Run>
 int main(int& argc, char* argv[], const char* app, const char* usage, Run&& run) {
   bool weft_help = false;  // initialize prints Weft's options; the app then stops, as after --help
@@ -256,9 +264,11 @@ int main(int& argc, char* argv[], const char* app, const char* usage, Run&& run)
     return run(args);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "%s\n", e.what());
+    if (g_end_job_on_error) g_end_job_on_error(e, e.every_rank);
     return 2;
   } catch (const weft::Error& e) {
     std::fprintf(stderr, "%s: %s\n", app, e.what());
+    if (g_end_job_on_error) g_end_job_on_error(e, false);
     return 2;
   }
 }

@@ -30,10 +30,23 @@ inline void agree_parameters(const weft::comm::Communicator& world, const std::s
         std::snprintf(b, sizeof b, "%.10g", x);
         return std::string(b);
       };
-      usage_error(app, params[k].first + " differs between ranks: rank " + std::to_string(world.rank()) + " has " +
-                           text(params[k].second) + ", the ranks range from " + text(-v(n + k)) + " to " + text(v(k)) +
-                           "; give every rank the same options");
+      throw UsageError(app + ": " + params[k].first + " differs between ranks: rank " + std::to_string(world.rank()) +
+                           " has " + text(params[k].second) + ", the ranks range from " + text(-v(n + k)) + " to " +
+                           text(v(k)) + "; give every rank the same options (try --help)",
+                       world.size() == weft::comm::job_size());
     }
 }
+
+/// The MPI apps' error policy (docs in apps/README.md, "Errors on some ranks"): an error raised on every rank
+/// at once (the parameter agreement above, a comm::CollectiveError of the whole job) is reported by each rank,
+/// which then finalizes and exits 2; any other error, seen by some ranks only while others may be waiting for
+/// them, ends the whole job: the rank prints its line and calls MPI_Abort (weft::comm::abort_job), and the
+/// launcher ends every rank with a non-zero status.
+inline void end_job_on_error(const std::exception& error, bool every_rank) {
+  const int ranks = weft::comm::job_size();
+  if (auto* c = dynamic_cast<const weft::comm::CollectiveError*>(&error)) every_rank = c->ranks() == ranks;
+  if (!every_rank && ranks > 1) weft::comm::abort_job(2);
+}
+inline const bool g_end_job_on_error_installed = (g_end_job_on_error = &end_job_on_error, true);
 
 }  // namespace weft_app

@@ -1,6 +1,7 @@
 // comm/: what every backend shares (requests, checks, the Cartesian decomposition, halo geometry) and the
 // one-rank Self backend.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -76,6 +77,9 @@ const char* op_name(OpKind o) noexcept {
 }
 
 void throw_comm_error(const std::string& message) { throw Error(message); }
+void throw_collective_error(const std::string& message, const CommImpl* c) {
+  throw CollectiveError(message, c ? c->size : 1);
+}
 std::string describe(const char* call, const std::string& label) {
   return std::string("weft::comm::") + call + " on View \"" + label + "\"";
 }
@@ -231,6 +235,24 @@ void print_configuration(std::ostream& os) {
 }();
 }  // namespace
 }  // namespace impl
+
+// ---- the job ---------------------------------------------------------------------------------------------
+int job_size() noexcept {
+#if WEFT_HAS_MPI
+  return impl::mpi_job_size();
+#else
+  return 1;
+#endif
+}
+void abort_job(int status, const std::string& message) noexcept {
+  if (!message.empty()) std::fprintf(stderr, "%s\n", message.c_str());
+  std::fflush(stdout);
+  std::fflush(stderr);
+#if WEFT_HAS_MPI
+  if (impl::mpi_job_size() > 1) impl::mpi_abort(status);
+#endif
+  std::_Exit(status);
+}
 
 // ---- Request, Communicator ------------------------------------------------------------------------------
 void Request::wait() {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <iostream>
@@ -378,8 +379,10 @@ class MpiComm final : public CommImpl {
           lo = dtype_name(static_cast<Dtype>(-buf[n + i]));
           hi = dtype_name(static_cast<Dtype>(buf[i]));
         }
-        throw Error(what + ": the ranks disagree on " + names[i] + ": rank " + std::to_string(rank) + " has " + mine +
-                    ", the ranks range from " + lo + " to " + hi + "; every rank must pass the same");
+        throw CollectiveError(what + ": the ranks disagree on " + names[i] + ": rank " + std::to_string(rank) +
+                                  " has " + mine + ", the ranks range from " + lo + " to " + hi +
+                                  "; every rank must pass the same",
+                              size);
       }
   }
   void dims_create(int nnodes, int ndims, int* dims) override {
@@ -434,6 +437,18 @@ std::shared_ptr<CommImpl> mpi_world() {
   check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &c), "MPI_Comm_dup", "Communicator::world");
   world = std::make_shared<MpiComm>(c);
   return world;
+}
+
+int mpi_job_size() noexcept {
+  int initialized = 0, size = 1;
+  MPI_Initialized(&initialized);
+  if (!initialized || mpi_finalized()) return 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+void mpi_abort(int status) noexcept {
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::_Exit(status);  // MPI_Abort does not return; should it, this rank still ends
 }
 
 void mpi_print_configuration(std::ostream& os) {

@@ -25,6 +25,28 @@ namespace weft::comm {
 
 class Communicator;
 
+/// A weft::Error raised on every rank of a communicator at the same call (the cross-rank agreement of a
+/// collective, a Halo whose faces differ between neighbours): no rank of that communicator is left waiting, so
+/// a program may handle it like any local error. `ranks()` is the size of that communicator; compare it with
+/// job_size() to know whether the whole job raised it.
+class CollectiveError : public Error {
+ public:
+  CollectiveError(const std::string& message, int ranks) : Error(message), ranks_(ranks) {}
+  int ranks() const noexcept { return ranks_; }
+
+ private:
+  int ranks_;
+};
+
+/// The ranks of the job: MPI_COMM_WORLD's size while MPI runs (between MPI_Init and MPI_Finalize), else 1.
+int job_size() noexcept;
+/// Ends the whole job after an error that not every rank raised (a failed receive, a local check, a caught
+/// exception of one rank): the other ranks may be waiting for this one, and MPI_Finalize would then wait for
+/// them. Prints `message` (when not empty) as one line on stderr, flushes stdout and stderr, and calls
+/// MPI_Abort(MPI_COMM_WORLD, status) when job_size() > 1 (the launcher then ends every rank, non-zero);
+/// otherwise it exits with `status` at once (no weft::finalize, no static destructors).
+[[noreturn]] void abort_job(int status, const std::string& message = {}) noexcept;
+
 namespace impl {
 using weft::impl::HostAccessibleSpace;
 
@@ -111,6 +133,8 @@ class CommImpl {
 void check_usable(const CommImpl* c, const char* call, const std::string& label);
 bool checks_enabled() noexcept;  // WEFT_COMM_CHECKS=0 turns the cross-rank agreement checks off
 [[noreturn]] void throw_comm_error(const std::string& message);
+/// Raises a CollectiveError: every rank of `c` raises it at this call.
+[[noreturn]] void throw_collective_error(const std::string& message, const CommImpl* c);
 std::string describe(const char* call, const std::string& label);
 
 template <class V>

@@ -223,10 +223,11 @@ class Halo {
     long bad = mismatch.empty() ? 0 : 1, any = 0;
     c->allreduce(&bad, &any, 1, impl::Dtype::i64, impl::OpKind::max);
     if (any)
-      impl::throw_comm_error(
+      impl::throw_collective_error(
           "weft::comm::Halo on View \"" + view_.label() +
-          "\": " + (mismatch.empty() ? std::string("the halo faces of other ranks differ in size") : mismatch) +
-          "; every rank must exchange the same View shape and width (nothing was exchanged)");
+              "\": " + (mismatch.empty() ? std::string("the halo faces of other ranks differ in size") : mismatch) +
+              "; every rank must exchange the same View shape and width (nothing was exchanged)",
+          c);
   }
 
   template <class E>
