@@ -290,6 +290,15 @@ WEFT_INLINE_FUNCTION void atomic_decrement(T* p) {
   (void)atomic_fetch_sub(p, T(1));
 }
 
+/// A full memory fence for the calling thread (sequentially consistent): on a GPU, __threadfence (device scope).
+WEFT_INLINE_FUNCTION void memory_fence() {
+#if WEFT_IMPL_DEVICE_PASS
+  __threadfence();
+#else
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
 /// std::atomic_ref-style wrapper; also what a View with the Atomic trait returns from operator().
 template <class T>
 class AtomicRef {

@@ -374,6 +374,28 @@ template <class D, class... P>
 auto create_mirror_view(const View<D, P...>& v) {
   return create_mirror_view(HostSpace(), v);
 }
+/// The same without initializing a new allocation (its elements are left as they come).
+template <class Space, class D, class... P>
+requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror(impl::WithoutInitializing_t, const Space&,
+                                                                         const View<D, P...>& v) {
+  return impl::make_mirror<Space>(v, false);
+}
+template <class Space, class D, class... P>
+requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror_view(impl::WithoutInitializing_t, const Space&,
+                                                                              const View<D, P...>& v) {
+  using V = View<D, P...>;
+  using M = impl::mirror_t<Space, V>;
+  if constexpr (std::is_same_v<typename V::memory_space, typename Space::memory_space> &&
+                std::is_same_v<typename V::value_type, typename M::value_type> &&
+                std::is_same_v<typename V::array_layout, typename M::array_layout>)
+    return M(v);
+  else
+    return impl::make_mirror<Space>(v, false);
+}
+template <class D, class... P>
+auto create_mirror_view(impl::WithoutInitializing_t w, const View<D, P...>& v) {
+  return create_mirror_view(w, HostSpace(), v);
+}
 /// create_mirror_view plus a deep_copy when a new allocation was made.
 template <class Space, class D, class... P>
 auto create_mirror_view_and_copy(const Space& space, const View<D, P...>& v) {

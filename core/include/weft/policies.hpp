@@ -8,6 +8,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <weft/array.hpp>
 #include <weft/backend_spaces.hpp>
 #include <weft/error.hpp>
 #include <weft/launch_bounds.hpp>
@@ -185,7 +186,8 @@ class MDRangePolicy {
   static constexpr int rank = iteration_pattern::rank;
   static constexpr bool iterate_right = iteration_pattern::inner_direction != Iterate::Left;
   static constexpr bool tiles_right = iteration_pattern::outer_direction != Iterate::Left;
-  using point_type = std::int64_t[rank];
+  using point_type = Array<std::int64_t, rank>;
+  using tile_type = Array<std::int64_t, rank>;
   using policy = MDRangePolicy;
 
   MDRangePolicy() = default;
@@ -206,6 +208,21 @@ class MDRangePolicy {
   template <class LT, std::size_t LN, class UT, std::size_t UN, class TT = std::int64_t, std::size_t TN = rank>
   MDRangePolicy(const LT (&lower)[LN], const UT (&upper)[UN], const TT (&tiles)[TN] = {})
       : MDRangePolicy(execution_space(), lower, upper, tiles) {}
+  /// Bounds as Arrays: MDRangePolicy<Rank<3>>({{0, 0, 0}}, {{n0, n1, n2}}), or Array variables of any index type.
+  MDRangePolicy(const execution_space& space, const point_type& lower, const point_type& upper,
+                const tile_type& tiles = {})
+      : MDRangePolicy(space, lower.impl_values, upper.impl_values, tiles.impl_values) {}
+  MDRangePolicy(const point_type& lower, const point_type& upper, const tile_type& tiles = {})
+      : MDRangePolicy(execution_space(), lower.impl_values, upper.impl_values, tiles.impl_values) {}
+  template <class LT, class UT, class TT = std::int64_t>
+  requires(!std::is_same_v<LT, std::int64_t> || !std::is_same_v<UT, std::int64_t> || !std::is_same_v<TT, std::int64_t>)
+      MDRangePolicy(const execution_space& space, const Array<LT, rank>& lower, const Array<UT, rank>& upper,
+                    const Array<TT, rank>& tiles = {})
+      : MDRangePolicy(space, lower.impl_values, upper.impl_values, tiles.impl_values) {}
+  template <class LT, class UT, class TT = std::int64_t>
+  requires(!std::is_same_v<LT, std::int64_t> || !std::is_same_v<UT, std::int64_t> || !std::is_same_v<TT, std::int64_t>)
+      MDRangePolicy(const Array<LT, rank>& lower, const Array<UT, rank>& upper, const Array<TT, rank>& tiles = {})
+      : MDRangePolicy(execution_space(), lower.impl_values, upper.impl_values, tiles.impl_values) {}
 
   const execution_space& space() const { return space_; }
   std::int64_t lower(int k) const { return lower_[k]; }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <weft/config.hpp>
+#include <weft/impl/default_host_space.hpp>
 #include <weft/initialize.hpp>
 #include <weft/macros.hpp>
 
@@ -92,6 +93,9 @@ void note_kernel_access(const void* p, std::size_t bytes, bool write, std::strin
 class HostSpace {
  public:
   using memory_space = HostSpace;
+  /// DefaultHostExecutionSpace, as in Kokkos (declared ahead in a generated header).
+  using execution_space = impl::default_host_execution_space;
+  using device_type = Device<execution_space, HostSpace>;
   using size_type = std::size_t;
   static constexpr const char* name() { return "HostSpace"; }
   void* allocate(std::size_t bytes, std::string_view label = {}) const;

@@ -23,6 +23,19 @@ class View;
 
 namespace impl {
 
+/// What indexes a View element: an integer, or an unscoped enumerator (which converts to one); not a scoped enum
+/// (`enum class`), a bool or a floating-point value.
+template <class T>
+concept ViewIndex = (std::integral<T> && !std::is_same_v<T, bool>) ||
+                    (std::is_enum_v<T> && std::is_convertible_v<T, long long>);
+template <class T>
+WEFT_FORCEINLINE_FUNCTION constexpr auto index_value(T i) {
+  if constexpr (std::is_enum_v<T>)
+    return static_cast<std::underlying_type_t<T>>(i);
+  else
+    return i;
+}
+
 // ---- data type analysis: double**[3] -> value double, rank 3, 2 runtime extents, extent(2) == 3 ----
 template <class T>
 struct strip_pointers {
@@ -605,6 +618,12 @@ class View {
   }
 
   // ---- element access ----
+  /// Unscoped enumerators index as their values (`u(i, j, VelocityX)`), as in Kokkos.
+  template <impl::ViewIndex... I>
+  requires(sizeof...(I) == R && (std::is_enum_v<I> || ...)) WEFT_FORCEINLINE_FUNCTION reference_type operator()(
+      I... i) const {
+    return (*this)(impl::index_value(i)...);
+  }
   template <std::integral... I>
   requires(sizeof...(I) == R) WEFT_FORCEINLINE_FUNCTION reference_type operator()(I... i) const {
 #if WEFT_BOUNDS_CHECK
@@ -621,9 +640,9 @@ class View {
     else
       return ptr_[at];
   }
-  template <std::integral I>
+  template <impl::ViewIndex I>
   requires(R == 1) WEFT_FORCEINLINE_FUNCTION reference_type operator[](I i) const { return (*this)(i); }
-  template <std::integral... I>
+  template <impl::ViewIndex... I>
   WEFT_FORCEINLINE_FUNCTION reference_type access(I... i) const {
     return (*this)(i...);
   }

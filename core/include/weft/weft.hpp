@@ -1,6 +1,7 @@
 // The whole of Weft's core: include this one header.
 #pragma once
 
+#include <weft/array.hpp>
 #include <weft/atomics.hpp>
 #include <weft/backend_patterns.hpp>
 #include <weft/backend_spaces.hpp>

@@ -3,10 +3,14 @@
 // pool with Kokkos::Random_XorShift64_Pool's interface whose generators are Philox streams.
 #pragma once
 
+#include <atomic>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <weft/weft.hpp>
 
@@ -45,30 +49,59 @@ WEFT_INLINE_FUNCTION double random_uniform(std::uint64_t seed, std::uint64_t cou
   return static_cast<double>(random(seed, counter) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/// v(i) = a value drawn from counter i under `seed`, uniform in [lo, hi) (integers: lo + bits mod (hi - lo)).
-/// Floating point uses one fused multiply-add, so the values are the same bits on every backend.
+namespace impl {
+/// Calls f(k, element) for every element of v (any rank, any layout), k its LayoutRight (row-major) position.
+template <class E, class V, class F, std::size_t... I>
+void for_each_element(const E& exec, const char* label, const V& v, F f, std::index_sequence<I...>) {
+  constexpr int R = V::R;
+  std::int64_t ext[R > 0 ? R : 1] = {};
+  for (int k = 0; k < R; ++k) ext[k] = static_cast<std::int64_t>(v.extent(k));
+  const std::int64_t n = static_cast<std::int64_t>(v.size());
+  parallel_for(
+      label, RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n), WEFT_LAMBDA(std::int64_t k) {
+        if constexpr (R == 0) {
+          f(k, v());
+        } else {
+          std::int64_t idx[R];
+          std::int64_t rest = k;
+          for (int d = R - 1; d >= 0; --d) {
+            idx[d] = rest % ext[d];
+            rest /= ext[d];
+          }
+          f(k, v(idx[I]...));
+        }
+      });
+}
+template <class E, class V, class F>
+void for_each_element(const E& exec, const char* label, const V& v, F f) {
+  for_each_element(exec, label, v, f, std::make_index_sequence<V::R>());
+}
+}  // namespace impl
+
+/// Every element of v (any rank; k = its row-major position) = a value drawn from counter k under `seed`,
+/// uniform in [lo, hi) (integers: lo + bits mod (hi - lo)). Floating point uses one fused multiply-add, so the
+/// values are the same bits on every backend.
 template <ExecutionSpace E, class V, class T>
-void fill_random(const E& exec, const V& v, std::uint64_t seed, T lo, T hi) {
-  static_assert(is_view_v<V> && V::R == 1, "weft::fill_random fills rank-1 Views");
+requires(std::is_arithmetic_v<T>) void fill_random(const E& exec, const V& v, std::uint64_t seed, T lo, T hi) {
+  static_assert(is_view_v<V>, "weft::fill_random fills Views");
   using U = typename V::non_const_value_type;
   static_assert(std::is_arithmetic_v<U>, "weft::fill_random: the View's elements must be numbers");
   if (!(hi > lo))
     throw Error("weft::fill_random on View \"" + v.label() + "\": the range [" + std::to_string(double(lo)) + ", " +
                 std::to_string(double(hi)) + ") is empty; give lo < hi");
-  const std::int64_t n = static_cast<std::int64_t>(v.extent(0));
   if constexpr (std::is_floating_point_v<U>) {
     const double a = static_cast<double>(lo), w = static_cast<double>(hi) - static_cast<double>(lo);
-    parallel_for(
-        "weft::fill_random", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n), WEFT_LAMBDA(std::int64_t i) {
-          v(i) = static_cast<U>(fma(random_uniform(seed, static_cast<std::uint64_t>(i)), w, a));
+    impl::for_each_element(
+        exec, "weft::fill_random", v, WEFT_LAMBDA(std::int64_t k, U & x) {
+          x = static_cast<U>(fma(random_uniform(seed, static_cast<std::uint64_t>(k)), w, a));
         });
   } else {
     const std::uint64_t span =
         static_cast<std::uint64_t>(static_cast<std::int64_t>(hi) - static_cast<std::int64_t>(lo));
     const std::int64_t base = static_cast<std::int64_t>(lo);
-    parallel_for(
-        "weft::fill_random", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n), WEFT_LAMBDA(std::int64_t i) {
-          v(i) = static_cast<U>(base + static_cast<std::int64_t>(random(seed, static_cast<std::uint64_t>(i)) % span));
+    impl::for_each_element(
+        exec, "weft::fill_random", v, WEFT_LAMBDA(std::int64_t k, U & x) {
+          x = static_cast<U>(base + static_cast<std::int64_t>(random(seed, static_cast<std::uint64_t>(k)) % span));
         });
   }
 }
@@ -122,11 +155,83 @@ class Random_Philox_Pool {
     return generator_type(seed_, atomic_fetch_add(&next_(), std::uint64_t(1)));
   }
   WEFT_INLINE_FUNCTION void free_state(const generator_type&) const {}
+  std::uint64_t impl_seed() const { return seed_; }
 
  private:
   std::uint64_t seed_ = 0;
   View<std::uint64_t, memory_space> next_;
 };
+namespace impl {
+template <class P>
+concept RandomPool = requires(const P& p) {
+  typename P::generator_type;
+  { p.impl_seed() } -> std::convertible_to<std::uint64_t>;
+};
+/// A fresh key for each pool fill: successive fills from one pool give new numbers, in a reproducible order.
+inline std::uint64_t pool_fill_key(std::uint64_t seed) {
+  static std::atomic<std::uint64_t> calls{0};
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (calls.fetch_add(1, std::memory_order_relaxed) + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;  // splitmix64's finalizer
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+}  // namespace impl
+
+/// Kokkos's fill_random with a pool: every element of v (any rank) uniform in [begin, end), or in [0, range).
+/// Each call draws new numbers; the sequence of calls is reproducible for a given seed.
+template <ExecutionSpace E, class V, impl::RandomPool P, class T>
+requires(is_view_v<V>&& std::is_arithmetic_v<T>) void fill_random(const E& exec, const V& v, const P& pool, T begin,
+                                                                  T end) {
+  fill_random(exec, v, impl::pool_fill_key(pool.impl_seed()), begin, end);
+}
+template <ExecutionSpace E, class V, impl::RandomPool P, class T>
+requires(is_view_v<V>&& std::is_arithmetic_v<T>) void fill_random(const E& exec, const V& v, const P& pool, T range) {
+  fill_random(exec, v, pool, T(0), range);
+}
+template <class V, impl::RandomPool P, class T>
+requires(is_view_v<V>&& std::is_arithmetic_v<T>) void fill_random(const V& v, const P& pool, T begin, T end) {
+  fill_random(typename V::execution_space(), v, pool, begin, end);
+  typename V::execution_space().fence("weft::fill_random: fence after the fill");
+}
+template <class V, impl::RandomPool P, class T>
+requires(is_view_v<V>&& std::is_arithmetic_v<T>) void fill_random(const V& v, const P& pool, T range) {
+  fill_random(v, pool, T(0), range);
+}
+
+/// Kokkos::rand<Generator, Scalar>: draws of one arithmetic type from a pool's generator, in [0, max()) (integers,
+/// floating point in [0, 1)), [0, range) or [start, end).
+template <class Generator, class Scalar>
+struct rand {
+  static_assert(std::is_arithmetic_v<Scalar>, "weft::rand<Generator, Scalar>: Scalar must be an arithmetic type");
+  WEFT_INLINE_FUNCTION static constexpr Scalar max() {
+    if constexpr (std::is_floating_point_v<Scalar>)
+      return Scalar(1);
+    else
+      return std::numeric_limits<Scalar>::max();
+  }
+  WEFT_INLINE_FUNCTION static Scalar draw(Generator& gen) {
+    if constexpr (std::is_same_v<Scalar, float>)
+      return gen.frand();
+    else if constexpr (std::is_floating_point_v<Scalar>)
+      return static_cast<Scalar>(gen.drand());
+    else if constexpr (sizeof(Scalar) > 4)
+      return static_cast<Scalar>(gen.urand64() & static_cast<std::uint64_t>(max()));
+    else
+      return static_cast<Scalar>(gen.urand() & static_cast<std::uint32_t>(max()));
+  }
+  WEFT_INLINE_FUNCTION static Scalar draw(Generator& gen, const Scalar& range) {
+    if constexpr (std::is_floating_point_v<Scalar>)
+      return draw(gen) * range;
+    else if constexpr (sizeof(Scalar) > 4)
+      return range > 0 ? static_cast<Scalar>(gen.urand64(static_cast<std::uint64_t>(range))) : Scalar(0);
+    else
+      return range > 0 ? static_cast<Scalar>(gen.urand(static_cast<std::uint32_t>(range))) : Scalar(0);
+  }
+  WEFT_INLINE_FUNCTION static Scalar draw(Generator& gen, const Scalar& start, const Scalar& end) {
+    return static_cast<Scalar>(start + draw(gen, static_cast<Scalar>(end - start)));
+  }
+};
+
 template <class Space = DefaultExecutionSpace>
 using Random_XorShift64_Pool = Random_Philox_Pool<Space>;
 template <class Space = DefaultExecutionSpace>

@@ -26,6 +26,7 @@ class DeviceSpace {
  public:
   using memory_space = Derived;
   using execution_space = typename Api::execution_space;
+  using device_type = Device<execution_space, Derived>;
   using size_type = std::size_t;
   static constexpr bool impl_host_accessible = false;
   void* allocate(std::size_t bytes, std::string_view label = {}) const {
@@ -45,6 +46,10 @@ template <class Derived, class Api, HostReachable Kind>
 class HostReachableSpace {
  public:
   using memory_space = Derived;
+  /// As in Kokkos: managed memory belongs to the backend's execution space, pinned memory to the host's.
+  using execution_space = std::conditional_t<Kind == HostReachable::managed, typename Api::execution_space,
+                                             impl::default_host_execution_space>;
+  using device_type = Device<execution_space, Derived>;
   using size_type = std::size_t;
   static constexpr bool impl_host_accessible = true;
   void* allocate(std::size_t bytes, std::string_view label = {}) const {

@@ -1,0 +1,225 @@
+// Kokkos's mathematical functions (<Kokkos_MathematicalFunctions.hpp>, <Kokkos_MinMax.hpp>, <Kokkos_Clamp.hpp>)
+// and constants (<Kokkos_MathematicalConstants.hpp>): callable in host and device code on every backend, with
+// <cmath>'s overloads and promotions (an integer argument computes in double, as std::sqrt(2) does).
+#pragma once
+
+#include <cmath>
+#include <cstdlib>
+#include <initializer_list>
+#include <numbers>
+#include <type_traits>
+
+#include <weft/macros.hpp>
+
+namespace Kokkos {
+
+// Each function forwards to <cmath> (CUDA and HIP declare those overloads for device code too). The block-scope
+// using-declaration hides Kokkos's own name, so the call resolves to std's overload set.
+#define WEFT_KOKKOS_MATH_1(F)                                         \
+  template <class T>                                                  \
+  requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION auto F(T x) { \
+    using std::F;                                                     \
+    return F(x);                                                      \
+  }
+#define WEFT_KOKKOS_MATH_2(F)                                                                          \
+  template <class T, class U>                                                                          \
+  requires(std::is_arithmetic_v<T> && std::is_arithmetic_v<U>) WEFT_INLINE_FUNCTION auto F(T x, U y) { \
+    using std::F;                                                                                      \
+    return F(x, y);                                                                                    \
+  }
+
+// basic operations
+WEFT_KOKKOS_MATH_1(fabs)
+WEFT_KOKKOS_MATH_2(fmod)
+WEFT_KOKKOS_MATH_2(remainder)
+WEFT_KOKKOS_MATH_2(fmin)
+WEFT_KOKKOS_MATH_2(fmax)
+WEFT_KOKKOS_MATH_2(fdim)
+// exponential and logarithmic
+WEFT_KOKKOS_MATH_1(exp)
+WEFT_KOKKOS_MATH_1(exp2)
+WEFT_KOKKOS_MATH_1(expm1)
+WEFT_KOKKOS_MATH_1(log)
+WEFT_KOKKOS_MATH_1(log10)
+WEFT_KOKKOS_MATH_1(log2)
+WEFT_KOKKOS_MATH_1(log1p)
+// power
+WEFT_KOKKOS_MATH_2(pow)
+WEFT_KOKKOS_MATH_1(sqrt)
+WEFT_KOKKOS_MATH_1(cbrt)
+WEFT_KOKKOS_MATH_2(hypot)
+// trigonometric and hyperbolic
+WEFT_KOKKOS_MATH_1(sin)
+WEFT_KOKKOS_MATH_1(cos)
+WEFT_KOKKOS_MATH_1(tan)
+WEFT_KOKKOS_MATH_1(asin)
+WEFT_KOKKOS_MATH_1(acos)
+WEFT_KOKKOS_MATH_1(atan)
+WEFT_KOKKOS_MATH_2(atan2)
+WEFT_KOKKOS_MATH_1(sinh)
+WEFT_KOKKOS_MATH_1(cosh)
+WEFT_KOKKOS_MATH_1(tanh)
+WEFT_KOKKOS_MATH_1(asinh)
+WEFT_KOKKOS_MATH_1(acosh)
+WEFT_KOKKOS_MATH_1(atanh)
+// error and gamma
+WEFT_KOKKOS_MATH_1(erf)
+WEFT_KOKKOS_MATH_1(erfc)
+WEFT_KOKKOS_MATH_1(tgamma)
+WEFT_KOKKOS_MATH_1(lgamma)
+// nearest integer
+WEFT_KOKKOS_MATH_1(ceil)
+WEFT_KOKKOS_MATH_1(floor)
+WEFT_KOKKOS_MATH_1(trunc)
+WEFT_KOKKOS_MATH_1(round)
+WEFT_KOKKOS_MATH_1(nearbyint)
+WEFT_KOKKOS_MATH_1(rint)
+WEFT_KOKKOS_MATH_1(lround)
+WEFT_KOKKOS_MATH_1(llround)
+// floating-point manipulation and classification
+WEFT_KOKKOS_MATH_1(logb)
+WEFT_KOKKOS_MATH_1(ilogb)
+WEFT_KOKKOS_MATH_2(nextafter)
+WEFT_KOKKOS_MATH_2(copysign)
+WEFT_KOKKOS_MATH_1(isfinite)
+WEFT_KOKKOS_MATH_1(isinf)
+WEFT_KOKKOS_MATH_1(isnan)
+WEFT_KOKKOS_MATH_1(signbit)
+#undef WEFT_KOKKOS_MATH_1
+#undef WEFT_KOKKOS_MATH_2
+
+template <class T, class U, class V>
+requires(std::is_arithmetic_v<T>&& std::is_arithmetic_v<U>&& std::is_arithmetic_v<V>) WEFT_INLINE_FUNCTION
+    auto fma(T x, U y, V z) {
+  using std::fma;
+  return fma(x, y, z);
+}
+template <class T, class I>
+requires(std::is_arithmetic_v<T>&& std::is_integral_v<I>) WEFT_INLINE_FUNCTION auto ldexp(T x, I e) {
+  using std::ldexp;
+  return ldexp(x, static_cast<int>(e));
+}
+template <class T>
+requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION auto frexp(T x, int* e) {
+  using std::frexp;
+  return frexp(x, e);
+}
+template <class T>
+requires std::is_floating_point_v<T> WEFT_INLINE_FUNCTION T modf(T x, T* ip) {
+  using std::modf;
+  return modf(x, ip);
+}
+WEFT_INLINE_FUNCTION double nan(const char* tag) { return std::nan(tag); }
+WEFT_INLINE_FUNCTION float nanf(const char* tag) { return std::nanf(tag); }
+
+/// abs keeps integers integers (Kokkos::abs(-3) == 3, an int) and floating point floating point.
+template <class T>
+requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION T abs(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    using std::fabs;
+    return fabs(x);
+  } else if constexpr (std::is_unsigned_v<T>) {
+    return x;
+  } else {
+    return x < T(0) ? T(-x) : x;
+  }
+}
+
+// ---- min, max, clamp (device-callable, unlike std's before C++26) ----
+template <class T>
+WEFT_INLINE_FUNCTION constexpr const T& min(const T& a, const T& b) {
+  return b < a ? b : a;
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr const T& max(const T& a, const T& b) {
+  return a < b ? b : a;
+}
+template <class T, class Compare>
+WEFT_INLINE_FUNCTION constexpr const T& min(const T& a, const T& b, Compare less) {
+  return less(b, a) ? b : a;
+}
+template <class T, class Compare>
+WEFT_INLINE_FUNCTION constexpr const T& max(const T& a, const T& b, Compare less) {
+  return less(a, b) ? b : a;
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr T min(std::initializer_list<T> l) {
+  const T* m = l.begin();
+  for (const T* p = l.begin(); p != l.end(); ++p)
+    if (*p < *m) m = p;
+  return *m;
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr T max(std::initializer_list<T> l) {
+  const T* m = l.begin();
+  for (const T* p = l.begin(); p != l.end(); ++p)
+    if (*m < *p) m = p;
+  return *m;
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr const T& clamp(const T& v, const T& lo, const T& hi) {
+  return v < lo ? lo : (hi < v ? hi : v);
+}
+template <class T, class Compare>
+WEFT_INLINE_FUNCTION constexpr const T& clamp(const T& v, const T& lo, const T& hi, Compare less) {
+  return less(v, lo) ? lo : (less(hi, v) ? hi : v);
+}
+
+// ---- constants: Kokkos::numbers::pi, pi_v<float>, ... (std::numbers' names and values) ----
+namespace numbers {
+using namespace std::numbers;
+}  // namespace numbers
+
+namespace Experimental {  // where Kokkos 3 put the functions
+using ::Kokkos::abs;
+using ::Kokkos::acos;
+using ::Kokkos::acosh;
+using ::Kokkos::asin;
+using ::Kokkos::asinh;
+using ::Kokkos::atan;
+using ::Kokkos::atan2;
+using ::Kokkos::atanh;
+using ::Kokkos::cbrt;
+using ::Kokkos::ceil;
+using ::Kokkos::clamp;
+using ::Kokkos::copysign;
+using ::Kokkos::cos;
+using ::Kokkos::cosh;
+using ::Kokkos::erf;
+using ::Kokkos::erfc;
+using ::Kokkos::exp;
+using ::Kokkos::exp2;
+using ::Kokkos::expm1;
+using ::Kokkos::fabs;
+using ::Kokkos::fdim;
+using ::Kokkos::floor;
+using ::Kokkos::fma;
+using ::Kokkos::fmax;
+using ::Kokkos::fmin;
+using ::Kokkos::fmod;
+using ::Kokkos::hypot;
+using ::Kokkos::isfinite;
+using ::Kokkos::isinf;
+using ::Kokkos::isnan;
+using ::Kokkos::lgamma;
+using ::Kokkos::log;
+using ::Kokkos::log10;
+using ::Kokkos::log1p;
+using ::Kokkos::log2;
+using ::Kokkos::max;
+using ::Kokkos::min;
+using ::Kokkos::nearbyint;
+using ::Kokkos::nextafter;
+using ::Kokkos::pow;
+using ::Kokkos::remainder;
+using ::Kokkos::round;
+using ::Kokkos::signbit;
+using ::Kokkos::sin;
+using ::Kokkos::sinh;
+using ::Kokkos::sqrt;
+using ::Kokkos::tan;
+using ::Kokkos::tanh;
+using ::Kokkos::tgamma;
+using ::Kokkos::trunc;
+}  // namespace Experimental
+}  // namespace Kokkos
