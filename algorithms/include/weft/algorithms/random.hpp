@@ -50,32 +50,68 @@ WEFT_INLINE_FUNCTION double random_uniform(std::uint64_t seed, std::uint64_t cou
 }
 
 namespace impl {
+/// The row-major multi-index of position k in a box of extents ext.
+template <int R>
+struct Unravel {
+  std::int64_t ext[R];
+  WEFT_INLINE_FUNCTION void operator()(std::int64_t k, std::int64_t* idx) const {
+    for (int d = R - 1; d >= 0; --d) {
+      idx[d] = k % ext[d];
+      k /= ext[d];
+    }
+  }
+};
 /// Calls f(k, element) for every element of v (any rank, any layout), k its LayoutRight (row-major) position.
 template <class E, class V, class F, std::size_t... I>
 void for_each_element(const E& exec, const char* label, const V& v, F f, std::index_sequence<I...>) {
   constexpr int R = V::R;
-  std::int64_t ext[R > 0 ? R : 1] = {};
-  for (int k = 0; k < R; ++k) ext[k] = static_cast<std::int64_t>(v.extent(k));
-  const std::int64_t n = static_cast<std::int64_t>(v.size());
+  Unravel<R> unravel;
+  for (int k = 0; k < R; ++k) unravel.ext[k] = static_cast<std::int64_t>(v.extent(k));
   parallel_for(
-      label, RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n), WEFT_LAMBDA(std::int64_t k) {
-        if constexpr (R == 0) {
-          f(k, v());
-        } else {
-          std::int64_t idx[R];
-          std::int64_t rest = k;
-          for (int d = R - 1; d >= 0; --d) {
-            idx[d] = rest % ext[d];
-            rest /= ext[d];
-          }
-          f(k, v(idx[I]...));
-        }
+      label, RangePolicy<E, IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(v.size())),
+      WEFT_LAMBDA(std::int64_t k) {
+        std::int64_t idx[R];
+        unravel(k, idx);
+        f(k, v(idx[I]...));
       });
 }
 template <class E, class V, class F>
-void for_each_element(const E& exec, const char* label, const V& v, F f) {
+requires(V::R > 0) void for_each_element(const E& exec, const char* label, const V& v, F f) {
   for_each_element(exec, label, v, f, std::make_index_sequence<V::R>());
 }
+template <class E, class V, class F>
+requires(V::R == 0) void for_each_element(const E& exec, const char* label, const V& v, F f) {
+  parallel_for(
+      label, RangePolicy<E, IndexType<std::int64_t>>(exec, 0, 1), WEFT_LAMBDA(std::int64_t k) { f(k, v()); });
+}
+}  // namespace impl
+
+namespace impl {
+/// x = the value drawn from counter k under `seed`, uniform in [lo, hi): floating point by one fused multiply-add
+/// (the same bits on every backend), integers as lo + bits mod (hi - lo).
+template <class U>
+struct RandomFill {
+  std::uint64_t seed;
+  double a = 0, w = 0;
+  std::int64_t base = 0;
+  std::uint64_t span = 1;
+  template <class T>
+  RandomFill(std::uint64_t s, T lo, T hi) : seed(s) {
+    if constexpr (std::is_floating_point_v<U>) {
+      a = static_cast<double>(lo);
+      w = static_cast<double>(hi) - static_cast<double>(lo);
+    } else {
+      base = static_cast<std::int64_t>(lo);
+      span = static_cast<std::uint64_t>(static_cast<std::int64_t>(hi) - static_cast<std::int64_t>(lo));
+    }
+  }
+  WEFT_INLINE_FUNCTION void operator()(std::int64_t k, U& x) const {
+    if constexpr (std::is_floating_point_v<U>)
+      x = static_cast<U>(fma(random_uniform(seed, static_cast<std::uint64_t>(k)), w, a));
+    else
+      x = static_cast<U>(base + static_cast<std::int64_t>(random(seed, static_cast<std::uint64_t>(k)) % span));
+  }
+};
 }  // namespace impl
 
 /// Every element of v (any rank; k = its row-major position) = a value drawn from counter k under `seed`,
@@ -89,21 +125,7 @@ requires(std::is_arithmetic_v<T>) void fill_random(const E& exec, const V& v, st
   if (!(hi > lo))
     throw Error("weft::fill_random on View \"" + v.label() + "\": the range [" + std::to_string(double(lo)) + ", " +
                 std::to_string(double(hi)) + ") is empty; give lo < hi");
-  if constexpr (std::is_floating_point_v<U>) {
-    const double a = static_cast<double>(lo), w = static_cast<double>(hi) - static_cast<double>(lo);
-    impl::for_each_element(
-        exec, "weft::fill_random", v, WEFT_LAMBDA(std::int64_t k, U & x) {
-          x = static_cast<U>(fma(random_uniform(seed, static_cast<std::uint64_t>(k)), w, a));
-        });
-  } else {
-    const std::uint64_t span =
-        static_cast<std::uint64_t>(static_cast<std::int64_t>(hi) - static_cast<std::int64_t>(lo));
-    const std::int64_t base = static_cast<std::int64_t>(lo);
-    impl::for_each_element(
-        exec, "weft::fill_random", v, WEFT_LAMBDA(std::int64_t k, U & x) {
-          x = static_cast<U>(base + static_cast<std::int64_t>(random(seed, static_cast<std::uint64_t>(k)) % span));
-        });
-  }
+  impl::for_each_element(exec, "weft::fill_random", v, impl::RandomFill<U>(seed, lo, hi));
 }
 
 /// One stream of a pool: (seed, stream) is the key, and a counter walks it.
