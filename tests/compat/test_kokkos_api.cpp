@@ -21,6 +21,11 @@ static_assert(std::is_same_v<Kokkos::HostSpace::device_type::memory_space, Kokko
 static_assert(std::is_same_v<Kokkos::SharedSpace::device_type::memory_space, Kokkos::SharedSpace>);
 static_assert(
     std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space::execution_space, Kokkos::DefaultExecutionSpace>);
+// SharedSpace is memory both the host and the default execution space reach (managed memory on GPU builds).
+static_assert(Kokkos::SpaceAccessibility<Kokkos::DefaultExecutionSpace, Kokkos::SharedSpace>::accessible);
+static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::SharedSpace>::accessible);
+static_assert(Kokkos::SpaceAccessibility<Kokkos::DefaultExecutionSpace, Kokkos::SharedHostPinnedSpace>::accessible);
+static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::SharedHostPinnedSpace>::accessible);
 static_assert(Kokkos::is_view<Kokkos::View<double*>>::value && !Kokkos::is_view<double*>::value);
 static_assert(Kokkos::is_view_v<const Kokkos::View<int**>>);
 

@@ -75,7 +75,8 @@ struct SpaceAccessibility {
 };
 
 // ---- the host memory space -----------------------------------------------------------------
-/// Host memory (64-byte aligned). SharedSpace and SharedHostPinnedSpace alias it in host-only builds.
+/// Host memory (64-byte aligned). SharedSpace and SharedHostPinnedSpace alias it in host-only builds
+/// (<weft/backend_spaces.hpp>).
 #if WEFT_IMPL_ACCESS_HOOKS
 namespace impl {
 /// Aborts, naming the View, when code running in a GpuEmu kernel touches HostSpace memory; in host code, checks
@@ -109,8 +110,6 @@ class HostSpace {
   }
 #endif
 };
-using SharedSpace = HostSpace;
-using SharedHostPinnedSpace = HostSpace;
 
 namespace impl {
 template <class M>
