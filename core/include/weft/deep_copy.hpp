@@ -358,17 +358,23 @@ template <class Space, class D, class... P>
 requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror(const Space&, const View<D, P...>& v) {
   return impl::make_mirror<Space>(v, true);
 }
-/// v itself when the host can already read it, else create_mirror(v).
-template <class Space, class D, class... P>
-requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror_view(const Space&, const View<D, P...>& v) {
-  using V = View<D, P...>;
-  using M = impl::mirror_t<Space, V>;
+namespace impl {
+/// v itself when Space's memory already holds it in the mirror's type, else a new mirror (initialized or not).
+template <class Space, class V>
+auto mirror_view(const V& v, bool init) {
+  using M = mirror_t<Space, V>;
   if constexpr (std::is_same_v<typename V::memory_space, typename Space::memory_space> &&
                 std::is_same_v<typename V::value_type, typename M::value_type> &&
                 std::is_same_v<typename V::array_layout, typename M::array_layout>)
     return M(v);
   else
-    return impl::make_mirror<Space>(v, true);
+    return make_mirror<Space>(v, init);
+}
+}  // namespace impl
+/// v itself when the host can already read it, else create_mirror(v).
+template <class Space, class D, class... P>
+requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror_view(const Space&, const View<D, P...>& v) {
+  return impl::mirror_view<Space>(v, true);
 }
 template <class D, class... P>
 auto create_mirror_view(const View<D, P...>& v) {
@@ -383,14 +389,7 @@ requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror(impl::W
 template <class Space, class D, class... P>
 requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror_view(impl::WithoutInitializing_t, const Space&,
                                                                               const View<D, P...>& v) {
-  using V = View<D, P...>;
-  using M = impl::mirror_t<Space, V>;
-  if constexpr (std::is_same_v<typename V::memory_space, typename Space::memory_space> &&
-                std::is_same_v<typename V::value_type, typename M::value_type> &&
-                std::is_same_v<typename V::array_layout, typename M::array_layout>)
-    return M(v);
-  else
-    return impl::make_mirror<Space>(v, false);
+  return impl::mirror_view<Space>(v, false);
 }
 template <class D, class... P>
 auto create_mirror_view(impl::WithoutInitializing_t w, const View<D, P...>& v) {
