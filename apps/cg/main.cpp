@@ -221,10 +221,13 @@ struct Cg {
         weft::Max<double>(err));
     return world.allreduce(err, weft::comm::Max{});
   }
-  /// The bandwidth of a triad over arrays too large for caches (2^25 doubles over all ranks, or the rows if
-  /// more), median of 12, summed over ranks: the reference for the SpMV's bandwidth.
+  /// The bandwidth of a triad over as many bytes as one SpMV moves on this rank (matrix values and columns, x and
+  /// y), median of 12, summed over ranks: the reference for the SpMV's bandwidth, in the same cache regime (out of
+  /// cache exactly when the SpMV is), and its cost and memory scale with the problem (a fixed 2^25-element triad
+  /// took 768 MiB and most of a small run's time; 38 s of a --n 9 run in the debug build).
   double triad_bandwidth() {
-    const long len = std::max<long>(rows, (1L << 25) / world.size());
+    const double spmv_bytes = static_cast<double>(A.nnz()) * 12.0 + static_cast<double>(rows) * 24.0;
+    const long len = std::max<long>(rows, static_cast<long>(spmv_bytes / 24.0));
     Vec ta("ta", len), tb("tb", len), tc("tc", len);
     weft::deep_copy(tb, 1.0);
     weft::deep_copy(tc, 2.0);
