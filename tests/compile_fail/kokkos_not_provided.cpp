@@ -2,6 +2,6 @@
 #include <Kokkos_Core.hpp>
 
 int main() {
-  Kokkos::DualView<double*> dv("dv", 10);
+  Kokkos::UnorderedMap<int, double> map(10);
   return 0;
 }

@@ -166,10 +166,24 @@ class HostInstanceHandle {
 /// reference counted, and nested dispatches run inline.
 inline thread_local bool t_in_host_parallel = false;
 
+/// The calling thread's index in the host parallel region it runs: OpenMP's thread number, 0 on Serial and outside
+/// any region. A nested dispatch that runs inline keeps its thread's index. UniqueToken and ScatterView's per-thread
+/// copies use it.
+inline thread_local int t_host_thread_index = 0;
+
+/// Marks the calling thread as running a host parallel region; the outermost scope of a thread also sets its index
+/// in the region (when given one).
 struct HostParallelScope {
   bool saved;
-  HostParallelScope() : saved(t_in_host_parallel) { t_in_host_parallel = true; }
-  ~HostParallelScope() { t_in_host_parallel = saved; }
+  int saved_index;
+  explicit HostParallelScope(int index = -1) : saved(t_in_host_parallel), saved_index(t_host_thread_index) {
+    t_in_host_parallel = true;
+    if (!saved && index >= 0) t_host_thread_index = index;
+  }
+  ~HostParallelScope() {
+    t_in_host_parallel = saved;
+    t_host_thread_index = saved_index;
+  }
 };
 
 }  // namespace impl

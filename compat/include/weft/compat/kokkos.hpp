@@ -40,6 +40,7 @@
 
 #include <weft/compat/kokkos/math.hpp>
 #include <weft/compat/kokkos/unsupported.hpp>
+#include <weft/containers.hpp>
 
 /// The Kokkos API level Weft implements (Kokkos 4.6), as Kokkos spells its version; WEFT_KOKKOS_COMPAT says the
 /// names come from Weft.
@@ -290,6 +291,21 @@ Policy prefer(const Policy& policy, WorkItemPropertyValue) {
 using ::weft::bhalf_t;
 using ::weft::half_t;
 using ::weft::MinMaxLoc;
+// Kokkos_UniqueToken.hpp and Kokkos_ScatterView.hpp (weft/containers/)
+using ::weft::AcquireUniqueToken;
+using ::weft::contribute;
+using ::weft::create_scatter_view;
+using ::weft::ScatterAtomic;
+using ::weft::ScatterDuplicated;
+using ::weft::ScatterMax;
+using ::weft::ScatterMin;
+using ::weft::ScatterNonAtomic;
+using ::weft::ScatterNonDuplicated;
+using ::weft::ScatterProd;
+using ::weft::ScatterSum;
+using ::weft::ScatterView;
+using ::weft::UniqueToken;
+using ::weft::UniqueTokenScope;
 #if WEFT_COMPAT_HAS_ALGORITHMS
 using namespace ::weft::experimental;  // Kokkos::Experimental::copy_if, inclusive_scan, min_element, ...
 using ::weft::sort_by_key;             // Kokkos::Experimental::sort_by_key (Kokkos 4.2)

@@ -46,7 +46,7 @@ struct HostThreading<OpenMP> {
     HostRegion region;
 #pragma omp parallel num_threads(nthreads)
     {
-      HostParallelScope scope;
+      HostParallelScope scope(omp_get_thread_num());
       HostRegion* const saved = t_host_region;
       t_host_region = &region;
       try {

@@ -32,7 +32,7 @@ template <>
 struct HostThreading<Serial> {
   template <class F>
   static void parallel(int, F&& f) {
-    HostParallelScope scope;
+    HostParallelScope scope(0);
     f(0, 1);
   }
   static void barrier(int) {}

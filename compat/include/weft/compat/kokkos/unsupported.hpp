@@ -18,7 +18,6 @@ inline constexpr bool not_provided = false;
   };
 
 namespace Kokkos {
-WEFT_KOKKOS_NOT_PROVIDED(DualView, "Kokkos::DualView")
 WEFT_KOKKOS_NOT_PROVIDED(UnorderedMap, "Kokkos::UnorderedMap")
 WEFT_KOKKOS_NOT_PROVIDED(DynRankView, "Kokkos::DynRankView")
 WEFT_KOKKOS_NOT_PROVIDED(StaticCrsGraph, "Kokkos::StaticCrsGraph")
@@ -28,8 +27,6 @@ WEFT_KOKKOS_NOT_PROVIDED(MemoryPool, "Kokkos::MemoryPool")
 WEFT_KOKKOS_NOT_PROVIDED(TaskScheduler, "Kokkos::TaskScheduler")
 WEFT_KOKKOS_NOT_PROVIDED(WorkGraphPolicy, "Kokkos::WorkGraphPolicy")
 namespace Experimental {
-WEFT_KOKKOS_NOT_PROVIDED(ScatterView, "Kokkos::Experimental::ScatterView")
-WEFT_KOKKOS_NOT_PROVIDED(UniqueToken, "Kokkos::Experimental::UniqueToken")
 WEFT_KOKKOS_NOT_PROVIDED(OffsetView, "Kokkos::Experimental::OffsetView")
 WEFT_KOKKOS_NOT_PROVIDED(DynamicView, "Kokkos::Experimental::DynamicView")
 WEFT_KOKKOS_NOT_PROVIDED(simd, "Kokkos::Experimental::simd")

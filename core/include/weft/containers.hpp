@@ -1,0 +1,7 @@
+// Weft's containers: DualView, ScatterView, UniqueToken (Array is in the core: <weft/array.hpp>).
+#pragma once
+
+#include <weft/array.hpp>
+#include <weft/containers/dual_view.hpp>
+#include <weft/containers/scatter_view.hpp>
+#include <weft/containers/unique_token.hpp>

@@ -1,0 +1,245 @@
+// DualView: a View in its own memory space and a host copy of it, with flags that say which side was modified
+// last, so that sync_host()/sync_device() copy only when needed (Kokkos::DualView).
+#pragma once
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <weft/deep_copy.hpp>
+#include <weft/error.hpp>
+#include <weft/view.hpp>
+
+namespace weft {
+
+template <class DataType, class... Props>
+class DualView;
+
+namespace impl {
+template <class T>
+struct is_dual_view : std::false_type {};
+template <class D, class... P>
+struct is_dual_view<DualView<D, P...>> : std::true_type {};
+
+/// Which side of a DualView a space names: the device View's memory space is the device side; any other space
+/// is the host side (in host-only builds both sides are the same memory and alias).
+template <class Space, class DevMem>
+inline constexpr bool names_device_side_v = std::is_same_v<typename Space::memory_space, DevMem>;
+
+/// The modified flags every copy and subview of one DualView share: [0] host, [1] device.
+using DualViewFlags = View<unsigned*, HostSpace>;
+}  // namespace impl
+
+/// DualView<DataType, Layout, Space>: `d_view` (in Space's memory) and `h_view` (in HostSpace). Mark the side
+/// you wrote with modify_host()/modify_device(), bring the other side up to date with sync_host()/sync_device()
+/// before reading it there. A sync after both sides were marked modified raises weft::Error: it would discard
+/// one side's writes (Kokkos picks one silently).
+template <class DataType, class... Props>
+class DualView {
+ public:
+  using t_dev = View<DataType, Props...>;
+  using t_host = View<DataType, typename t_dev::array_layout, HostSpace>;
+  using t_dev_const = typename t_dev::const_type;
+  using t_host_const = typename t_host::const_type;
+  using traits = typename t_dev::traits;
+  using data_type = DataType;
+  using value_type = typename t_dev::value_type;
+  using array_layout = typename t_dev::array_layout;
+  using memory_space = typename t_dev::memory_space;
+  using execution_space = typename t_dev::execution_space;
+  using device_type = typename t_dev::device_type;
+  using host_mirror_space = typename t_host::device_type;
+  using HostMirror = t_host;
+  using size_type = std::size_t;
+  static constexpr int rank = t_dev::R;
+  /// Whether the two sides are one allocation (the device View's memory is the host's).
+  static constexpr bool impl_aliased =
+      std::is_same_v<memory_space, HostSpace> && std::is_same_v<typename t_dev::mirror_layout, array_layout>;
+
+  t_dev d_view;
+  t_host h_view;
+
+  DualView() = default;
+  /// Allocates both sides: DualView<double**> a("A", n, m). Both start zeroed and in sync.
+  template <impl::Label L, std::integral... N>
+  explicit DualView(const L& label, N... n) : DualView(view_alloc(std::string_view(label)), n...) {}
+  /// view_alloc(WithoutInitializing, label): neither side is initialized.
+  template <std::integral... N>
+  explicit DualView(const impl::ViewAllocProps<>& props, N... n) : d_view(props, n...) {
+    h_view = host_side_of(d_view, props.initialize);
+    flags_ = make_flags(d_view.label());
+  }
+  /// Adopts a device View: the host side is a copy of its current contents.
+  explicit DualView(const t_dev& d) : d_view(d), h_view(host_side_of(d, false)), flags_(make_flags(d.label())) {
+    if (!impl_aliased) deep_copy(h_view, d_view);
+  }
+  /// Adopts two Views of the same shape as the two sides (taken to be in sync).
+  DualView(const t_dev& d, const t_host& h) : d_view(d), h_view(h), flags_(make_flags(d.label())) {
+    for (int k = 0; k < rank; ++k)
+      if (d.extent(k) != h.extent(k))
+        impl::throw_error("DualView \"" + d.label() + "\": the device and host Views differ in extent " +
+                          std::to_string(k) + " (" + std::to_string(d.extent(k)) + " and " +
+                          std::to_string(h.extent(k)) + "); give two Views of one shape");
+  }
+  /// The parts of another DualView (subview, conversions): shares its flags.
+  template <class D2, class H2>
+  DualView(const D2& d, const H2& h, const impl::DualViewFlags& flags) : d_view(d), h_view(h), flags_(flags) {}
+  /// A DualView of const data from one of non-const data (shares the flags).
+  template <class D2, class... P2>
+  requires(!std::is_same_v<DualView<D2, P2...>, DualView>) DualView(const DualView<D2, P2...>& o)
+      : d_view(o.d_view), h_view(o.h_view), flags_(o.impl_flags()) {}
+
+  // ---- the two sides ----
+  const t_dev& view_device() const { return d_view; }
+  const t_host& view_host() const { return h_view; }
+  /// view<Space>(): the device View when Space is (or has) the device memory space, else the host View.
+  template <class Space>
+  const auto& view() const {
+    if constexpr (impl::names_device_side_v<Space, memory_space>)
+      return d_view;
+    else
+      return h_view;
+  }
+
+  // ---- modified flags ----
+  void modify_host() const { mark(0); }
+  void modify_device() const { mark(1); }
+  template <class Space>
+  void modify() const {
+    mark(impl::names_device_side_v<Space, memory_space> ? 1 : 0);
+  }
+  void clear_sync_state() const {
+    if (!flags_.is_allocated()) return;
+    flags_(0) = 0;
+    flags_(1) = 0;
+  }
+  bool need_sync_host() const { return flags_.is_allocated() && flags_(1) != 0; }
+  bool need_sync_device() const { return flags_.is_allocated() && flags_(0) != 0; }
+  template <class Space>
+  bool need_sync() const {
+    return impl::names_device_side_v<Space, memory_space> ? need_sync_device() : need_sync_host();
+  }
+
+  // ---- syncs: copy the side that was modified onto the other, then both are in sync ----
+  void sync_host() const {
+    sync_to(0, [&] { deep_copy(h_view, d_view); });
+  }
+  void sync_device() const {
+    sync_to(1, [&] { deep_copy(d_view, h_view); });
+  }
+  /// Enqueued on exec (returns before the copy is done; fence exec before reading the side).
+  template <ExecutionSpace E>
+  void sync_host(const E& exec) const {
+    sync_to(0, [&] { deep_copy(exec, h_view, d_view); });
+  }
+  template <ExecutionSpace E>
+  void sync_device(const E& exec) const {
+    sync_to(1, [&] { deep_copy(exec, d_view, h_view); });
+  }
+  template <class Space>
+  void sync() const {
+    if constexpr (impl::names_device_side_v<Space, memory_space>)
+      sync_device();
+    else
+      sync_host();
+  }
+  template <class Space, ExecutionSpace E>
+  void sync(const E& exec) const {
+    if constexpr (impl::names_device_side_v<Space, memory_space>)
+      sync_device(exec);
+    else
+      sync_host(exec);
+  }
+
+  // ---- reallocation ----
+  /// New extents, both sides keeping the elements that fit (the flags are kept).
+  template <std::integral... N>
+  void resize(N... n) {
+    weft::resize(d_view, n...);
+    if constexpr (impl_aliased)
+      h_view = d_view;
+    else
+      weft::resize(h_view, n...);
+  }
+  /// New extents, contents discarded, both sides in sync.
+  template <std::integral... N>
+  void realloc(N... n) {
+    weft::realloc(d_view, n...);
+    if constexpr (impl_aliased)
+      h_view = d_view;
+    else
+      weft::realloc(h_view, n...);
+    clear_sync_state();
+  }
+
+  // ---- queries (of the device side; both sides have one shape) ----
+  template <std::integral I>
+  constexpr std::size_t extent(I r) const {
+    return d_view.extent(r);
+  }
+  template <std::integral I>
+  constexpr int extent_int(I r) const {
+    return d_view.extent_int(r);
+  }
+  template <std::integral I>
+  constexpr std::size_t stride(I r) const {
+    return d_view.stride(r);
+  }
+  std::size_t size() const { return d_view.size(); }
+  std::size_t span() const { return d_view.span(); }
+  bool span_is_contiguous() const { return d_view.span_is_contiguous(); }
+  bool is_allocated() const { return d_view.is_allocated(); }
+  std::string label() const { return d_view.label(); }
+  const impl::DualViewFlags& impl_flags() const { return flags_; }
+
+ private:
+  static t_host host_side_of(const t_dev& d, bool init) {
+    if constexpr (impl_aliased)
+      return t_host(d);
+    else
+      return init ? t_host(create_mirror(d)) : t_host(create_mirror(WithoutInitializing, d));
+  }
+  static impl::DualViewFlags make_flags(const std::string& label) {
+    impl::DualViewFlags f(label + " (DualView modified flags)", 2);
+    return f;
+  }
+  void check_flags(const char* what) const {
+    if (!flags_.is_allocated())
+      impl::throw_error(std::string("DualView::") + what +
+                        ": the DualView is empty (default-constructed); construct it with a label and extents first");
+  }
+  void mark(int side) const {
+    check_flags(side ? "modify_device" : "modify_host");
+    flags_(side) = 1;
+  }
+  /// Brings `side` (0 host, 1 device) up to date with `copy` when the other side was modified.
+  template <class Copy>
+  void sync_to(int side, const Copy& copy) const {
+    check_flags(side ? "sync_device" : "sync_host");
+    const int other = 1 - side;
+    if (flags_(side) != 0 && flags_(other) != 0)
+      impl::throw_error("DualView \"" + label() + "\": sync_" + (side ? "device" : "host") +
+                        "() after both the host and the device sides were marked modified; the copy would discard "
+                        "the " +
+                        (side ? "device" : "host") +
+                        " side's writes. Sync each side before the other side is modified (or call "
+                        "clear_sync_state() after merging them yourself)");
+    if (flags_(other) == 0) return;
+    if (!impl_aliased) copy();
+    clear_sync_state();
+  }
+
+  impl::DualViewFlags flags_;
+};
+
+/// subview(dual_view, args...): a DualView of the two sides' subviews, sharing the parent's modified flags.
+template <class D, class... P, class... Args>
+auto subview(const DualView<D, P...>& dv, const Args&... args) {
+  auto d = subview(dv.d_view, args...);
+  using S = decltype(d);
+  using R =
+      DualView<typename S::data_type, typename S::array_layout, typename S::device_type, typename S::memory_traits>;
+  return R(d, typename R::t_host(subview(dv.h_view, args...)), dv.impl_flags());
+}
+
+}  // namespace weft

@@ -1,0 +1,298 @@
+// ScatterView: many threads add (multiply, min, max) into the elements of one View without races: through
+// per-thread copies combined afterwards (host backends) or atomics (GPUs), as Kokkos::Experimental::ScatterView.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <weft/atomics.hpp>
+#include <weft/deep_copy.hpp>
+#include <weft/error.hpp>
+#include <weft/parallel.hpp>
+#include <weft/policies.hpp>
+#include <weft/view.hpp>
+
+namespace weft {
+
+// The combining operation, how the contributions are kept apart, and whether a contribution is an atomic update.
+struct ScatterSum {};
+struct ScatterProd {};
+struct ScatterMin {};
+struct ScatterMax {};
+struct ScatterDuplicated {};     // a copy per thread, combined by contribute()
+struct ScatterNonDuplicated {};  // straight into the View
+struct ScatterAtomic {};
+struct ScatterNonAtomic {};
+
+namespace impl {
+/// Host spaces duplicate (a copy per thread, no atomics); device spaces update the View with atomics.
+template <class Exec>
+using scatter_default_duplication_t =
+    std::conditional_t<Exec::impl_is_host_space, ScatterDuplicated, ScatterNonDuplicated>;
+template <class Exec, class Dup>
+using scatter_default_contribution_t =
+    std::conditional_t<std::is_same_v<Dup, ScatterDuplicated>, ScatterNonAtomic, ScatterAtomic>;
+
+template <class Op, class T>
+WEFT_INLINE_FUNCTION constexpr T scatter_identity() {
+  if constexpr (std::is_same_v<Op, ScatterSum>)
+    return T(0);
+  else if constexpr (std::is_same_v<Op, ScatterProd>)
+    return T(1);
+  else if constexpr (std::is_same_v<Op, ScatterMin>)
+    return std::numeric_limits<T>::max();
+  else
+    return std::numeric_limits<T>::lowest();
+}
+template <class Op, class T>
+WEFT_INLINE_FUNCTION constexpr T scatter_join(const T& a, const T& b) {
+  if constexpr (std::is_same_v<Op, ScatterSum>)
+    return a + b;
+  else if constexpr (std::is_same_v<Op, ScatterProd>)
+    return a * b;
+  else if constexpr (std::is_same_v<Op, ScatterMin>)
+    return b < a ? b : a;
+  else
+    return a < b ? b : a;
+}
+
+/// The offset of element idx[0..R) under a View's map.
+template <class Map, std::size_t... K>
+WEFT_INLINE_FUNCTION std::size_t map_offset(const Map& m, const std::size_t* idx, std::index_sequence<K...>) {
+  return m(idx[K]...);
+}
+/// Element `linear` of a shape, in row-major order, as indices.
+template <int R>
+WEFT_INLINE_FUNCTION void unflatten(std::size_t linear, const std::size_t* ext, std::size_t* idx) {
+  for (int k = R - 1; k >= 0; --k) {
+    idx[k] = linear % ext[k];
+    linear /= ext[k];
+  }
+}
+
+/// contribute's element kernel: dest(i...) = op(dest(i...), copy 0 (i...), copy 1 (i...), ...).
+template <class Op, class T, class DestLayout, class Layout, int R>
+struct ScatterCombine {
+  ViewOffset<DestLayout, R> dmap;
+  ViewOffset<Layout, R> omap;
+  T* d;
+  const T* src;
+  std::size_t span;
+  int copies;
+  std::size_t ext[R > 0 ? R : 1];
+  WEFT_INLINE_FUNCTION void operator()(std::int64_t linear) const {
+    std::size_t idx[R > 0 ? R : 1];
+    unflatten<R>(static_cast<std::size_t>(linear), ext, idx);
+    const std::size_t o = map_offset(omap, idx, std::make_index_sequence<R>{});
+    T acc = src[o];
+    for (int c = 1; c < copies; ++c) acc = scatter_join<Op>(acc, src[static_cast<std::size_t>(c) * span + o]);
+    T& out = d[map_offset(dmap, idx, std::make_index_sequence<R>{})];
+    out = scatter_join<Op>(out, acc);
+  }
+};
+}  // namespace impl
+
+/// What access(...)(i...) returns: the element a contribution goes to, with the operators of Op only.
+template <class T, class Op, bool Atomic>
+class ScatterValue {
+ public:
+  WEFT_FORCEINLINE_FUNCTION explicit ScatterValue(T* p) : p_(p) {}
+  WEFT_FORCEINLINE_FUNCTION void operator+=(const T& v) const {
+    static_assert(std::is_same_v<Op, ScatterSum>, "weft::ScatterView: += and -= need ScatterSum");
+    if constexpr (Atomic)
+      atomic_add(p_, v);
+    else
+      *p_ += v;
+  }
+  WEFT_FORCEINLINE_FUNCTION void operator-=(const T& v) const { *this += T(-v); }
+  WEFT_FORCEINLINE_FUNCTION void operator++() const { *this += T(1); }
+  WEFT_FORCEINLINE_FUNCTION void operator++(int) const { *this += T(1); }
+  WEFT_FORCEINLINE_FUNCTION void operator--() const { *this += T(-1); }
+  WEFT_FORCEINLINE_FUNCTION void operator--(int) const { *this += T(-1); }
+  WEFT_FORCEINLINE_FUNCTION void operator*=(const T& v) const {
+    static_assert(std::is_same_v<Op, ScatterProd>, "weft::ScatterView: *= and /= need ScatterProd");
+    if constexpr (Atomic)
+      (void)atomic_fetch_mul(p_, v);
+    else
+      *p_ *= v;
+  }
+  WEFT_FORCEINLINE_FUNCTION void operator/=(const T& v) const { *this *= T(T(1) / v); }
+  /// The operation of Op: add, multiply, keep the smaller or keep the larger.
+  WEFT_FORCEINLINE_FUNCTION void update(const T& v) const {
+    if constexpr (std::is_same_v<Op, ScatterSum>) {
+      *this += v;
+    } else if constexpr (std::is_same_v<Op, ScatterProd>) {
+      *this *= v;
+    } else if constexpr (Atomic) {
+      if constexpr (std::is_same_v<Op, ScatterMin>)
+        atomic_min(p_, v);
+      else
+        atomic_max(p_, v);
+    } else {
+      *p_ = impl::scatter_join<Op>(*p_, v);
+    }
+  }
+
+ private:
+  T* p_;
+};
+
+/// ScatterView<DataType, Layout, Exec, Op, Duplication, Contribution> over a View of Exec's memory. In a kernel:
+/// `auto a = scatter.access(); a(i) += x;`. After the kernels, `contribute(view, scatter)` combines what was
+/// contributed into `view` (with Duplication, the copies; without, the contributions are already there), and
+/// `reset()` starts the next round. Duplicated copies exist on host spaces only: one per thread of the instance
+/// the ScatterView was made for (`concurrency()`), none when that is one thread.
+template <class DataType, class Layout = typename View<DataType>::array_layout, class Exec = DefaultExecutionSpace,
+          class Op = ScatterSum, class Duplication = impl::scatter_default_duplication_t<Exec>,
+          class Contribution = impl::scatter_default_contribution_t<Exec, Duplication>>
+class ScatterView {
+ public:
+  using execution_space = Exec;
+  using memory_space = typename Exec::memory_space;
+  using original_view_type = View<DataType, Layout, memory_space>;
+  using original_value_type = typename original_view_type::value_type;
+  using value_type = std::remove_const_t<original_value_type>;
+  using array_layout = Layout;
+  using op_type = Op;
+  static constexpr int rank = original_view_type::R;
+  static constexpr bool is_duplicated = std::is_same_v<Duplication, ScatterDuplicated>;
+  static constexpr bool is_atomic = std::is_same_v<Contribution, ScatterAtomic>;
+  static_assert(!std::is_const_v<original_value_type>, "weft::ScatterView: the View must not be of const data");
+  static_assert(!is_duplicated || Exec::impl_is_host_space,
+                "weft::ScatterView: ScatterDuplicated needs a host execution space (on GPUs use ScatterNonDuplicated "
+                "with ScatterAtomic, the default)");
+  using value_reference = ScatterValue<value_type, Op, is_atomic>;
+
+  ScatterView() = default;
+  /// Contributions go to (copies of) v.
+  explicit ScatterView(const original_view_type& v, const Exec& exec = Exec()) : orig_(v) {
+    if constexpr (is_duplicated) {
+      copies_ = exec.concurrency();
+      if (copies_ > 1) {
+        dups_ = View<value_type*, memory_space>(view_alloc(v.label() + " (ScatterView copies)", WithoutInitializing),
+                                                static_cast<std::size_t>(copies_) * v.span());
+        reset(exec);
+      }
+    }
+  }
+  /// A View of its own, zeroed, as Kokkos's ScatterView(label, extents...).
+  template <impl::Label L, std::integral... N>
+  explicit ScatterView(const L& label, N... n) : ScatterView(original_view_type(label, n...)) {}
+
+  class Access {
+   public:
+    /// The element (i...) of this thread's copy (or of the View).
+    template <std::integral... I>
+    WEFT_FORCEINLINE_FUNCTION value_reference operator()(I... i) const {
+      static_assert(sizeof...(I) == rank, "weft::ScatterView::access: give one index per dimension");
+#if WEFT_BOUNDS_CHECK
+      (void)view_(i...);  // the View's own bounds check names it
+#endif
+      return value_reference(base_ + view_.impl_map()(i...));
+    }
+    template <std::integral I>
+    requires(rank == 1) WEFT_FORCEINLINE_FUNCTION value_reference operator[](I i) const { return (*this)(i); }
+
+   private:
+    friend class ScatterView;
+    WEFT_INLINE_FUNCTION Access(const original_view_type& v, value_type* base) : view_(v), base_(base) {}
+    original_view_type view_;
+    value_type* base_;
+  };
+
+  /// The calling thread's way in: inside a kernel of the instance the ScatterView was made for.
+  WEFT_INLINE_FUNCTION Access access() const {
+    if constexpr (is_duplicated) {
+#if !WEFT_IMPL_DEVICE_PASS
+      if (copies_ > 1) {
+        const int t = impl::t_host_thread_index;
+        if (t >= copies_) [[unlikely]]
+          impl::abort_with(
+              "ScatterView::access: the calling thread's index in its parallel region is not below the number of "
+              "copies (the instance's threads when the ScatterView was made); make the ScatterView for the "
+              "instance the kernel runs on");
+        return Access(orig_, dups_.data() + static_cast<std::size_t>(t) * orig_.span());
+      }
+#endif
+    }
+    return Access(orig_, orig_.data());
+  }
+
+  /// Sets every copy back to Op's identity (nothing to do without copies: contributions went to the View).
+  template <ExecutionSpace E = Exec>
+  void reset(const E& exec = E()) {
+    if (dups_.is_allocated()) deep_copy(exec, dups_, impl::scatter_identity<Op, value_type>());
+  }
+
+  /// Combines the copies into dest (same extents as the View): dest(i...) = op(dest(i...), copies' (i...)).
+  template <class D, class... P>
+  void contribute_into(const View<D, P...>& dest) const {
+    contribute_into(Exec(), dest);
+  }
+  template <ExecutionSpace E, class D, class... P>
+  void contribute_into(const E& exec, const View<D, P...>& dest) const {
+    using DV = View<D, P...>;
+    static_assert(DV::R == rank, "weft::contribute: the destination's rank differs from the ScatterView's");
+    static_assert(std::is_same_v<typename DV::memory_space, memory_space>,
+                  "weft::contribute: the destination must be in the ScatterView's memory space");
+    for (int k = 0; k < rank; ++k)
+      if (dest.extent(k) != orig_.extent(k))
+        impl::throw_error("contribute: View \"" + dest.label() + "\" has extent " + std::to_string(dest.extent(k)) +
+                          " in dimension " + std::to_string(k) + " but ScatterView of \"" + orig_.label() + "\" has " +
+                          std::to_string(orig_.extent(k)) + "; give a View of the same shape");
+    const bool same = dest.data() == orig_.data();
+    if (!dups_.is_allocated() && same) return;  // the contributions are already in it
+    impl::ScatterCombine<Op, value_type, typename DV::array_layout, Layout, rank> f{
+        dest.impl_map(),
+        orig_.impl_map(),
+        dest.data(),
+        dups_.is_allocated() ? dups_.data() : orig_.data(),
+        orig_.span(),
+        dups_.is_allocated() ? copies_ : 1,
+        {}};
+    for (int k = 0; k < rank; ++k) f.ext[k] = orig_.extent(k);
+    parallel_for("weft::ScatterView::contribute", RangePolicy<E>(exec, 0, static_cast<std::int64_t>(orig_.size())), f);
+  }
+
+  const original_view_type& subview() const { return orig_; }
+  template <std::integral I>
+  std::size_t extent(I r) const {
+    return orig_.extent(r);
+  }
+  bool is_allocated() const { return orig_.is_allocated(); }
+  /// How many per-thread copies there are (1: contributions go straight to the View).
+  int impl_copies() const { return dups_.is_allocated() ? copies_ : 1; }
+
+ private:
+  original_view_type orig_;
+  View<value_type*, memory_space> dups_;
+  int copies_ = 1;
+};
+
+/// contribute(view, scatter): combines what was contributed through `scatter` into `view`.
+template <class D, class... P, class SD, class SL, class SE, class SO, class SDup, class SC>
+void contribute(const View<D, P...>& dest, const ScatterView<SD, SL, SE, SO, SDup, SC>& src) {
+  src.contribute_into(dest);
+}
+template <ExecutionSpace E, class D, class... P, class SD, class SL, class SE, class SO, class SDup, class SC>
+void contribute(const E& exec, const View<D, P...>& dest, const ScatterView<SD, SL, SE, SO, SDup, SC>& src) {
+  src.contribute_into(exec, dest);
+}
+
+/// create_scatter_view(v), create_scatter_view<Op>(v), create_scatter_view(Op{}, Duplication{}, Contribution{}, v):
+/// a ScatterView over v for the default execution space of v's memory.
+template <class Op = ScatterSum, class D, class... P>
+auto create_scatter_view(const View<D, P...>& v) {
+  using V = View<D, P...>;
+  return ScatterView<typename V::data_type, typename V::array_layout, typename V::execution_space, Op>(v);
+}
+template <class Op, class Dup, class Contrib, class D, class... P>
+auto create_scatter_view(Op, Dup, Contrib, const View<D, P...>& v) {
+  using V = View<D, P...>;
+  return ScatterView<typename V::data_type, typename V::array_layout, typename V::execution_space, Op, Dup, Contrib>(v);
+}
+
+}  // namespace weft

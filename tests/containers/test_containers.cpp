@@ -1,0 +1,297 @@
+// Containers on every enabled execution space: UniqueToken (live tokens unique under contention), DualView (the
+// flags, syncs both ways, the both-modified error, resize/realloc, subviews) and ScatterView (sum/prod/min/max
+// against serial references with seeded inputs, duplicated and atomic, reset, rank 2).
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <weft/containers.hpp>
+
+#include "test_common.hpp"
+
+namespace {
+
+template <class E, weft::UniqueTokenScope Scope>
+void check_tokens_unique(const weft::UniqueToken<E, Scope>& token, int n) {
+  weft::View<int*, E> held("held", token.size());
+  weft::View<int*, E> bad("bad", 3);  // [0] a token seen held by another thread, [1] out of range, [2] acquisitions
+  weft::parallel_for(
+      "tokens", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
+        const int t = token.acquire();
+        if (t < 0 || t >= token.size()) {
+          weft::atomic_add(&bad(1), 1);
+          return;
+        }
+        if (weft::atomic_exchange(&held(t), 1) != 0) weft::atomic_add(&bad(0), 1);
+        // some work while the token is held, so that holders overlap
+        double x = i;
+        for (int k = 0; k < 200; ++k) x = x * 0.5 + 1.0;
+        if (x < 0) weft::atomic_add(&bad(0), 1000);
+        if (weft::atomic_exchange(&held(t), 0) != 1) weft::atomic_add(&bad(0), 1);
+        token.release(t);
+        weft::atomic_add(&bad(2), 1);
+      });
+  auto h = weft_test::on_host(bad);
+  CHECK(h(0) == 0);
+  CHECK(h(1) == 0);
+  CHECK(h(2) == n);
+}
+
+TEST_CASE_TEMPLATE("UniqueToken: every live token is unique, on every scope and size", E, WEFT_TEST_EXEC_SPACES) {
+  const int n = 200000;
+  weft::UniqueToken<E> instance;
+  CHECK(instance.size() == E().concurrency());
+  check_tokens_unique(instance, n);
+  weft::UniqueToken<E, weft::UniqueTokenScope::Global> global;
+  CHECK(global.size() >= 1);
+  check_tokens_unique(global, n);
+  // Fewer tokens than threads: threads wait for one, and still never share.
+  weft::UniqueToken<E> few(2);
+  CHECK(few.size() == 2);
+  check_tokens_unique(few, n / 4);
+  weft::UniqueToken<E> one(1);
+  check_tokens_unique(one, 2000);
+  // The RAII helper releases on scope exit.
+  weft::View<int*, E> seen("seen", 1);
+  weft::parallel_for(
+      "acquire_unique_token", weft::RangePolicy<E>(0, 1000), WEFT_LAMBDA(int) {
+        weft::AcquireUniqueToken<E> lock(one);
+        weft::atomic_max(&seen(0), lock.value() + 1);
+      });
+  CHECK(weft_test::on_host(seen)(0) == 1);
+  CHECK_THROWS_AS(weft::UniqueToken<E>(0), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("DualView: flags, syncs both ways and the both-modified error", E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  using DV = weft::DualView<double**, weft::LayoutLeft, M>;
+  const std::uint64_t seed = 20261202;
+  INFO("seed ", seed);
+  const int n = 37, m = 5;
+  const auto values = weft_test::random_values<double>(n * m, seed);
+  DV dv("dual", n, m);
+  CHECK(dv.extent(0) == n);
+  CHECK(dv.extent(1) == m);
+  CHECK(dv.label() == "dual");
+  CHECK(!dv.need_sync_host());
+  CHECK(!dv.need_sync_device());
+  static_assert(std::is_same_v<std::decay_t<decltype(dv.template view<weft::HostSpace>())>, typename DV::t_host>);
+  static_assert(
+      std::is_same_v<std::decay_t<decltype(dv.template view<M>())>,
+                     std::conditional_t<std::is_same_v<M, weft::HostSpace>, typename DV::t_host, typename DV::t_dev>>);
+  CHECK(DV::impl_aliased == std::is_same_v<M, weft::HostSpace>);
+
+  // host -> device
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) dv.h_view(i, j) = values[i * m + j];
+  dv.modify_host();
+  CHECK(dv.need_sync_device());
+  CHECK(dv.template need_sync<M>() == true);
+  dv.sync_device();
+  CHECK(!dv.need_sync_device());
+  auto d = dv.view_device();
+  weft::parallel_for(
+      "twice", weft::MDRangePolicy<E, weft::Rank<2>>({0, 0}, {n, m}),
+      WEFT_LAMBDA(int i, int j) { d(i, j) = 2.0 * d(i, j) + j; });
+  dv.template modify<M>();
+  if (!DV::impl_aliased) CHECK(dv.h_view(3, 2) == values[3 * m + 2]);  // not yet copied back
+  CHECK(dv.need_sync_host());
+  dv.sync_host();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) REQUIRE(dv.h_view(i, j) == 2.0 * values[i * m + j] + j);
+
+  // both sides modified: a sync in either direction would discard writes
+  dv.modify_device();
+  dv.modify_host();
+  try {
+    dv.sync_host();
+    FAIL("sync_host after both sides were modified did not raise");
+  } catch (const weft::Error& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("\"dual\"") != std::string::npos);
+    CHECK(msg.find("both the host and the device") != std::string::npos);
+  }
+  CHECK_THROWS_AS(dv.sync_device(), weft::Error);
+  dv.clear_sync_state();
+  CHECK(!dv.need_sync_host());
+  CHECK(!dv.need_sync_device());
+
+  // a sync on an instance, then fenced
+  dv.h_view(0, 0) = -7.5;
+  dv.modify_host();
+  E exec;
+  dv.sync_device(exec);
+  exec.fence();
+  double first = 0;
+  weft::deep_copy(first, weft::subview(dv.d_view, 0, 0));
+  CHECK(first == -7.5);
+
+  // a subview shares the flags; copies of the DualView share them too
+  auto col = weft::subview(dv, weft::ALL, 1);
+  DV copy = dv;
+  col.h_view(4) = 99.0;
+  col.modify_host();
+  CHECK(dv.need_sync_device());
+  CHECK(copy.need_sync_device());
+  copy.sync_device();
+  CHECK(!col.need_sync_device());
+  double moved = 0;
+  weft::deep_copy(moved, weft::subview(dv.d_view, 4, 1));
+  CHECK(moved == 99.0);
+
+  // resize keeps what fits on both sides; realloc discards and clears the flags
+  const double kept = dv.h_view(5, 3);
+  dv.resize(n + 10, m - 1);
+  CHECK(dv.extent(0) == n + 10);
+  CHECK(dv.h_view(5, 3) == kept);
+  double kept_dev = 0;
+  weft::deep_copy(kept_dev, weft::subview(dv.d_view, 5, 3));
+  CHECK(kept_dev == kept);
+  dv.modify_host();
+  dv.realloc(4, 4);
+  CHECK(dv.extent(1) == 4);
+  CHECK(!dv.need_sync_device());
+
+  // adopting a device View copies its contents to the host side
+  weft::View<double**, weft::LayoutLeft, M> src("src", 3, 2);
+  weft::deep_copy(src, 1.25);
+  DV adopted(src);
+  CHECK(adopted.h_view(2, 1) == 1.25);
+  DV empty;
+  CHECK_THROWS_AS(empty.modify_host(), weft::Error);
+}
+
+template <class E, class Dup, class Contrib>
+void check_scatter_sum(const char* what) {
+  INFO(what);
+  using SV = weft::ScatterView<double*, weft::LayoutRight, E, weft::ScatterSum, Dup, Contrib>;
+  const int bins = 1 << 10, n = 1 << 17;
+  const std::uint64_t seed = 97;
+  INFO("seed ", seed);
+  std::mt19937_64 gen(seed);
+  std::vector<int> bin(n);
+  std::vector<double> weight(n);
+  for (int i = 0; i < n; ++i) {
+    bin[i] = static_cast<int>(gen() % bins);
+    weight[i] = static_cast<double>(gen() % 16) - 4.0;  // integers: every order of the sums is exact
+  }
+  std::vector<double> expect(bins, 3.0);
+  for (int i = 0; i < n; ++i) expect[bin[i]] += weight[i];
+  weft::View<int*, E> b("bins", n);
+  weft::View<double*, E> w("weights", n);
+  weft_test::upload(b, bin);
+  weft_test::upload(w, weight);
+  weft::View<double*, E> hist("hist", bins);
+  weft::deep_copy(hist, 3.0);  // contribute adds to what is there
+  SV scatter(hist);
+  CHECK(scatter.impl_copies() == (SV::is_duplicated ? E().concurrency() : 1));
+  for (int round = 0; round < 2; ++round) {
+    weft::parallel_for(
+        "histogram", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
+          auto a = scatter.access();
+          a(b(i)) += w(i);
+        });
+    weft::contribute(hist, scatter);
+    scatter.reset();
+    if (round == 0) {
+      auto h = weft_test::on_host(hist);
+      for (int k = 0; k < bins; ++k) REQUIRE(h(k) == expect[k]);
+      for (int k = 0; k < bins; ++k) expect[k] += expect[k] - 3.0;
+    }
+  }
+  auto h = weft_test::on_host(hist);
+  for (int k = 0; k < bins; ++k) REQUIRE(h(k) == expect[k]);
+}
+
+TEST_CASE_TEMPLATE("ScatterView: a histogram of seeded contributions, duplicated and atomic", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using Default = weft::ScatterView<double*, weft::LayoutRight, E>;
+  if constexpr (E::impl_is_host_space) {
+    static_assert(Default::is_duplicated && !Default::is_atomic);
+    check_scatter_sum<E, weft::ScatterDuplicated, weft::ScatterNonAtomic>("duplicated");
+  } else {
+    static_assert(!Default::is_duplicated && Default::is_atomic);
+  }
+  check_scatter_sum<E, weft::ScatterNonDuplicated, weft::ScatterAtomic>("atomic");
+}
+
+TEST_CASE_TEMPLATE("ScatterView: prod, min and max, rank 2, and errors", E, WEFT_TEST_EXEC_SPACES) {
+  const int n = 30000, cells = 64;
+  const std::uint64_t seed = 4242;
+  INFO("seed ", seed);
+  std::mt19937_64 gen(seed);
+  std::vector<int> cell(n);
+  std::vector<double> value(n);
+  for (int i = 0; i < n; ++i) {
+    cell[i] = static_cast<int>(gen() % cells);
+    value[i] = std::uniform_real_distribution<double>(-100, 100)(gen);
+  }
+  weft::View<int*, E> c("cell", n);
+  weft::View<double*, E> v("value", n);
+  weft_test::upload(c, cell);
+  weft_test::upload(v, value);
+
+  weft::View<double*, E> lo("lo", cells), hi("hi", cells), prod("prod", cells);
+  weft::deep_copy(lo, 1e300);
+  weft::deep_copy(hi, -1e300);
+  weft::deep_copy(prod, 1.0);
+  auto slo = weft::create_scatter_view<weft::ScatterMin>(lo);
+  auto shi = weft::create_scatter_view<weft::ScatterMax>(hi);
+  auto sprod = weft::create_scatter_view<weft::ScatterProd>(prod);
+  weft::parallel_for(
+      "min_max_prod", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
+        slo.access()(c(i)).update(v(i));
+        shi.access()(c(i)).update(v(i));
+        if (i % 97 == 0) sprod.access()(c(i)) *= (i % 2 ? 2.0 : 0.5);  // powers of two: exact in any order
+      });
+  weft::contribute(lo, slo);
+  weft::contribute(hi, shi);
+  weft::contribute(prod, sprod);
+  std::vector<double> elo(cells, 1e300), ehi(cells, -1e300), eprod(cells, 1.0);
+  for (int i = 0; i < n; ++i) {
+    elo[cell[i]] = std::min(elo[cell[i]], value[i]);
+    ehi[cell[i]] = std::max(ehi[cell[i]], value[i]);
+    if (i % 97 == 0) eprod[cell[i]] *= (i % 2 ? 2.0 : 0.5);
+  }
+  auto hlo = weft_test::on_host(lo);
+  auto hhi = weft_test::on_host(hi);
+  auto hprod = weft_test::on_host(prod);
+  for (int k = 0; k < cells; ++k) {
+    CHECK(hlo(k) == elo[k]);
+    CHECK(hhi(k) == ehi[k]);
+    CHECK(hprod(k) == eprod[k]);
+  }
+
+  // rank 2, LayoutLeft: each point adds 1 to its 3x3 neighbourhood (clipped at the edges)
+  const int nx = 23, ny = 17;
+  weft::View<std::int64_t**, weft::LayoutLeft, E> grid("grid", nx, ny);
+  auto sgrid = weft::create_scatter_view(grid);
+  weft::parallel_for(
+      "stencil", weft::MDRangePolicy<E, weft::Rank<2>>({0, 0}, {nx, ny}), WEFT_LAMBDA(int i, int j) {
+        auto a = sgrid.access();
+        for (int di = -1; di <= 1; ++di)
+          for (int dj = -1; dj <= 1; ++dj)
+            if (i + di >= 0 && i + di < nx && j + dj >= 0 && j + dj < ny) a(i + di, j + dj) += 1;
+      });
+  weft::contribute(grid, sgrid);
+  auto hg = weft_test::on_host(grid);
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j) {
+      const int ex = 1 + (i > 0) + (i < nx - 1), ey = 1 + (j > 0) + (j < ny - 1);
+      REQUIRE(hg(i, j) == ex * ey);
+    }
+
+  weft::View<double*, E> wrong("wrong", cells + 1);
+  try {
+    weft::contribute(wrong, shi);
+    FAIL("contribute into a View of another shape did not raise");
+  } catch (const weft::Error& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("\"wrong\"") != std::string::npos);
+    CHECK(msg.find(std::to_string(cells + 1)) != std::string::npos);
+  }
+}
+
+}  // namespace
