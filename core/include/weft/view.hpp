@@ -689,7 +689,7 @@ class View {
     return l;
   }
   const impl::ViewTracker& impl_track() const { return track_; }
-  const impl::ViewOffset<array_layout, R>& impl_map() const { return map_; }
+  WEFT_INLINE_FUNCTION const impl::ViewOffset<array_layout, R>& impl_map() const { return map_; }
   /// Builds a view from its parts (subview, mirrors).
   static View impl_make(pointer_type p, const impl::ViewOffset<array_layout, R>& m, const impl::ViewTracker& t) {
     View v;
