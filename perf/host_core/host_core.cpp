@@ -1,6 +1,7 @@
 // perf/host_core: Weft on the default host backend against hand-written OpenMP, case by case, in one
 // process: launch latency, triad, dot, sum and exclusive scan. Pairs are named <case>/weft and
-// <case>/baseline; perf/compare.py prints the ratios and checks them against goals.json.
+// <case>/baseline; perf/compare.py prints the ratios and checks them against goals.json. The ScatterView cases are
+// in scatter.cpp.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -192,6 +193,8 @@ void scan_baseline(benchmark::State& st) {
 
 }  // namespace
 
+void register_scatter_benchmarks(bool smoke);  // scatter.cpp
+
 int main(int argc, char** argv) {
   weft::ScopeGuard guard(argc, argv);
   for (int i = 1; i < argc; ++i)
@@ -213,6 +216,7 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("sum/baseline", sum_baseline)->UseRealTime()->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("scan/weft", scan_weft)->UseRealTime()->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("scan/baseline", scan_baseline)->UseRealTime()->Unit(benchmark::kMillisecond);
+  register_scatter_benchmarks(g_smoke);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
