@@ -2,6 +2,6 @@
 #include <Kokkos_Core.hpp>
 
 int main() {
-  Kokkos::UnorderedMap<int, double> map(10);
+  Kokkos::complex<double> z(1.0, 2.0);
   return 0;
 }

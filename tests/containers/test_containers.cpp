@@ -5,6 +5,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <weft/containers.hpp>
@@ -292,6 +293,118 @@ TEST_CASE_TEMPLATE("ScatterView: prod, min and max, rank 2, and errors", E, WEFT
     CHECK(msg.find("\"wrong\"") != std::string::npos);
     CHECK(msg.find(std::to_string(cells + 1)) != std::string::npos);
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE_TEMPLATE("UnorderedMap: concurrent inserts with duplicates, a full map, rehash, erase, sets", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using Map = weft::UnorderedMap<std::int64_t, std::int64_t, E>;
+  using AtomicAdd = typename weft::UnorderedMapInsertOpTypes<typename Map::value_view, std::uint32_t>::AtomicAdd;
+  const int n = 1000000, distinct = n / 2;
+  const std::uint64_t seed = 777;
+  INFO("seed ", seed);
+  std::mt19937_64 gen(seed);
+  std::vector<std::int64_t> pool(distinct);
+  for (auto& k : pool) k = static_cast<std::int64_t>(gen() >> 4);  // 60-bit keys (distinct with near certainty)
+  std::vector<std::int64_t> keys(n);
+  for (int i = 0; i < n; ++i) keys[i] = pool[i < distinct ? i : gen() % distinct];  // every key at least once
+  std::unordered_map<std::int64_t, std::int64_t> ref;
+  for (int i = 0; i < n; ++i) ref[keys[i]] += i;
+
+  weft::View<std::int64_t*, E> k("keys", n);
+  weft_test::upload(k, keys);
+  Map map(distinct);
+  CHECK(map.capacity() >= static_cast<std::uint32_t>(distinct));
+  weft::View<int*, E> outcome("outcome", 3);  // success, existing, failed
+  weft::parallel_for(
+      "insert", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
+        const auto r = map.insert(k(i), std::int64_t(i), AtomicAdd());
+        weft::atomic_add(&outcome(r.success() ? 0 : r.existing() ? 1 : 2), 1);
+      });
+  auto ho = weft_test::on_host(outcome);
+  CHECK(ho(0) == static_cast<int>(ref.size()));
+  CHECK(ho(1) == n - static_cast<int>(ref.size()));
+  CHECK(ho(2) == 0);
+  CHECK(!map.failed_insert());
+  CHECK(map.size() == ref.size());
+  // every key found, with the sum of its inserts' values; keys never inserted are not found
+  weft::View<std::int64_t*, E> found("found", distinct);
+  weft::View<int*, E> missing("missing", 1);
+  weft::View<std::int64_t*, E> absent("absent", 1000);
+  std::vector<std::int64_t> absent_keys(1000);
+  for (auto& a : absent_keys) a = -static_cast<std::int64_t>(gen() >> 8) - 1;  // negative: never in the pool
+  weft_test::upload(absent, absent_keys);
+  weft::parallel_for(
+      "find", weft::RangePolicy<E>(0, distinct), WEFT_LAMBDA(int i) {
+        const auto at = map.find(k(i));
+        if (!map.valid_at(at) || map.key_at(at) != k(i)) {
+          weft::atomic_add(&missing(0), 1);
+          return;
+        }
+        found(i) = map.value_at(at);
+        if (i < 1000 && map.exists(absent(i))) weft::atomic_add(&missing(0), 1000);
+      });
+  CHECK(weft_test::on_host(missing)(0) == 0);
+  auto hf = weft_test::on_host(found);
+  int wrong_values = 0;
+  for (int i = 0; i < distinct; ++i) wrong_values += hf(i) != ref[keys[i]];
+  CHECK(wrong_values == 0);
+
+  // a full map: inserts beyond its capacity fail, say so, and lose nothing that was reported inserted
+  Map small(100);
+  const int more = static_cast<int>(small.capacity()) + 500;
+  weft::View<int*, E> ok("ok", more);
+  weft::parallel_for(
+      "overfill", weft::RangePolicy<E>(0, more), WEFT_LAMBDA(int i) {
+        const auto r = small.insert(k(i), std::int64_t(1));
+        ok(i) = r.success() ? 1 : r.failed() ? 0 : -1;
+      });
+  CHECK(small.failed_insert());
+  auto hok = weft_test::on_host(ok);
+  int inserted = 0;
+  for (int i = 0; i < more; ++i) {
+    REQUIRE(hok(i) >= 0);
+    inserted += hok(i);
+  }
+  CHECK(inserted == static_cast<int>(small.capacity()));
+  CHECK(small.size() == small.capacity());
+  // rehash keeps what is there; the failed keys then go in
+  CHECK(small.rehash(static_cast<std::uint32_t>(more)));
+  CHECK(!small.failed_insert());
+  CHECK(small.size() == static_cast<std::uint32_t>(inserted));
+  weft::parallel_for(
+      "refill", weft::RangePolicy<E>(0, more), WEFT_LAMBDA(int i) {
+        if (ok(i) == 0) ok(i) = small.insert(k(i), std::int64_t(1)).success() ? 2 : 3;
+      });
+  CHECK(small.size() == static_cast<std::uint32_t>(more));
+  CHECK(!small.failed_insert());
+
+  // erase every other key between begin_erase and end_erase
+  small.begin_erase();
+  CHECK(small.erasable());
+  weft::parallel_for(
+      "erase", weft::RangePolicy<E>(0, more), WEFT_LAMBDA(int i) {
+        if (i % 2 == 0) small.erase(k(i));
+      });
+  small.end_erase();
+  CHECK(small.size() == static_cast<std::uint32_t>(more / 2));
+  weft::View<int*, E> wrong("wrong", 1);
+  weft::parallel_for(
+      "after_erase", weft::RangePolicy<E>(0, more), WEFT_LAMBDA(int i) {
+        if (small.exists(k(i)) != (i % 2 == 1)) weft::atomic_add(&wrong(0), 1);
+      });
+  CHECK(weft_test::on_host(wrong)(0) == 0);
+  small.clear();
+  CHECK(small.size() == 0);
+
+  // a set
+  weft::UnorderedMap<std::int64_t, void, E> set(distinct);
+  weft::parallel_for(
+      "set_insert", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) { set.insert(k(i)); });
+  CHECK(set.size() == ref.size());
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
-// DualView, ScatterView and UniqueToken as Kokkos programs use them (the shape of the Kokkos tutorials' dualview,
-// scatter_view and unique_token exercises): node counts of a mesh scattered from its elements, on data a DualView
-// moves, and per-thread partial sums indexed by a UniqueToken; each checked against a serial loop.
+// DualView, ScatterView, UniqueToken and UnorderedMap as Kokkos programs use them (the shape of the Kokkos
+// tutorials' dualview, scatter_view, unique_token and unordered_map exercises): node counts of a mesh scattered from
+// its elements, on data a DualView moves, and per-thread partial sums indexed by a UniqueToken; each checked against a
+// serial loop.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
 #include <Kokkos_ScatterView.hpp>
 #include <Kokkos_UniqueToken.hpp>
+#include <Kokkos_UnorderedMap.hpp>
 
 #include <cstdio>
 #include <vector>
@@ -72,6 +74,32 @@ int main(int argc, char* argv[]) {
       std::printf("  Error: token partial sums add to %ld, expected %ld\n", total, n * (n - 1) / 2);
       status = 1;
     }
+    // the distinct nodes the elements touch, and how often each is touched, in an UnorderedMap
+    Kokkos::UnorderedMap<int, int> touched(nodes);
+    using AtomicAdd = Kokkos::UnorderedMapInsertOpTypes<Kokkos::View<int*>, std::uint32_t>::AtomicAdd;
+    Kokkos::parallel_for(
+        "touch", elements, KOKKOS_LAMBDA(int e) {
+          for (int k = 0; k < 4; ++k) touched.insert(en(e, k) / 2, 1, AtomicAdd());
+        });
+    int distinct = 0;
+    for (int n = 0; n < nodes; ++n) distinct += expected[n] > 0;
+    if (touched.failed_insert() || static_cast<int>(touched.size()) != distinct) {
+      std::printf("  Error: the map holds %u nodes, expected %d\n", touched.size(), distinct);
+      status = 1;
+    }
+    Kokkos::View<int*> hits("hits", 1);
+    Kokkos::parallel_for(
+        "lookup", nodes, KOKKOS_LAMBDA(int n) {
+          const auto at = touched.find(n);
+          if (touched.valid_at(at)) Kokkos::atomic_add(&hits(0), touched.value_at(at));
+        });
+    int total_hits = 0;
+    Kokkos::deep_copy(total_hits, Kokkos::subview(hits, 0));
+    if (total_hits != 4 * elements) {
+      std::printf("  Error: the map counted %d touches, expected %d\n", total_hits, 4 * elements);
+      status = 1;
+    }
+
     std::printf("  containers: %d nodes, %d elements, %d tokens: %s\n", nodes, elements, token.size(),
                 status ? "FAILED" : "PASSED");
   }
