@@ -6,7 +6,8 @@ judged because these shared machines flip between bandwidth states (seen here: 5
 same loop), which makes a median depend on how many repetitions fell in each state.
 
 usage: compare.py RESULTS.json [GOALS.json]
-  rate cases compare throughput (weft/baseline, higher is better);
+  rate cases compare throughput (weft/baseline, higher is better); items are flops (TF/s) unless the goal
+  says "items": "count" (M/s);
   time cases compare time per iteration (weft/baseline, lower is better)."""
 import json
 import statistics
@@ -47,7 +48,7 @@ def main():
         with open(sys.argv[2]) as f:
             goals = json.load(f)
     cases = sorted({n.rsplit("/", 1)[0] for n in runs if n.endswith("/weft")})
-    print(f"{'case':<14}{'weft':>16}{'baseline':>16}{'ratio':>8}{'goal':>9}{'median ratio':>14}{'Kokkos':>8}  reps")
+    print(f"{'case':<24}{'weft':>16}{'baseline':>16}{'ratio':>8}{'goal':>9}{'median ratio':>14}{'Kokkos':>8}  reps")
     failed = []
     for case in cases:
         w, b = runs.get(case + "/weft"), runs.get(case + "/baseline")
@@ -56,8 +57,10 @@ def main():
         goal = goals.get(case, {})
         if "bytes_per_second" in w[0] and goal.get("metric", "rate") == "rate":
             key, scale, unit = "bytes_per_second", 1e-9, "GB/s"
-        elif "items_per_second" in w[0] and goal.get("metric", "rate") == "rate":  # flops: GEMM cases
-            key, scale, unit = "items_per_second", 1e-12, "TF/s"
+        elif "items_per_second" in w[0] and goal.get("metric", "rate") == "rate":
+            # flops in the GEMM cases; other item counts (map inserts, ...) in millions per second
+            key = "items_per_second"
+            scale, unit = (1e-6, "M/s") if goal.get("items") == "count" else (1e-12, "TF/s")
         else:
             key, scale, unit = "real_time", 1.0, w[0]["time_unit"]
         wv, bv = best(w, key) * scale, best(b, key) * scale
@@ -70,7 +73,7 @@ def main():
             gtxt = f"<= {goal['max']:.2f}" if "max" in goal else "-"
         kk = f"{goal['kokkos']:.2f}" if "kokkos" in goal else "-"
         flag = "" if ok else "  MISSED"
-        print(f"{case:<14}{wv:>11.3f} {unit:<4}{bv:>11.3f} {unit:<4}{ratio:>8.3f}{gtxt:>9}{mratio:>14.3f}{kk:>8}  {len(w)}{flag}")
+        print(f"{case:<24}{wv:>11.3f} {unit:<4}{bv:>11.3f} {unit:<4}{ratio:>8.3f}{gtxt:>9}{mratio:>14.3f}{kk:>8}  {len(w)}{flag}")
         if not ok:
             failed.append(case)
     if failed:
