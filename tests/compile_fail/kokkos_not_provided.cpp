@@ -2,6 +2,6 @@
 #include <Kokkos_Core.hpp>
 
 int main() {
-  Kokkos::complex<double> z(1.0, 2.0);
+  Kokkos::DynRankView<double> v("v", 3, 4);
   return 0;
 }

@@ -1,9 +1,11 @@
 // Containers on every enabled execution space: UniqueToken (live tokens unique under contention), DualView (the
 // flags, syncs both ways, the both-modified error, resize/realloc, subviews) and ScatterView (sum/prod/min/max
 // against serial references with seeded inputs, duplicated and atomic, reset, rank 2).
+#include <complex>
 #include <cstdint>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -405,6 +407,77 @@ TEST_CASE_TEMPLATE("UnorderedMap: concurrent inserts with duplicates, a full map
   weft::parallel_for(
       "set_insert", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) { set.insert(k(i)); });
   CHECK(set.size() == ref.size());
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE_TEMPLATE("complex: arithmetic and functions in kernels against std::complex, reductions, atomics", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using C = weft::complex<double>;
+  const int n = 5000;
+  const std::uint64_t seed = 31337;
+  INFO("seed ", seed);
+  const auto re = weft_test::random_values<double>(n, seed, -3.0, 3.0);
+  const auto im = weft_test::random_values<double>(n, seed + 1, -3.0, 3.0);
+  weft::View<double*, E> vr("re", n), vi("im", n);
+  weft_test::upload(vr, re);
+  weft_test::upload(vi, im);
+  weft::View<C**, E> out("out", n, 9);
+  weft::parallel_for(
+      "complex_ops", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
+        const C z(vr(i), vi(i)), w(vi(i) + 0.5, -vr(i));
+        out(i, 0) = z * w;
+        out(i, 1) = z / w;
+        out(i, 2) = weft::sqrt(z);
+        out(i, 3) = weft::exp(z);
+        out(i, 4) = weft::log(z);
+        out(i, 5) = weft::pow(z, 2.5);
+        out(i, 6) = C(weft::abs(z), weft::arg(z));
+        out(i, 7) = weft::conj(z) + 2.0 * z - z / 4.0;
+        out(i, 8) = weft::sin(z) * weft::cos(w);
+      });
+  auto h = weft_test::on_host(out);
+  int bad = 0;
+  auto close = [&](const C& got, std::complex<double> want) {
+    const double err = std::abs(std::complex<double>(got) - want), scale = std::max(1.0, std::abs(want));
+    if (err > 1e-12 * scale) ++bad;
+  };
+  std::complex<double> sum(0, 0);
+  for (int i = 0; i < n; ++i) {
+    const std::complex<double> z(re[i], im[i]), w(im[i] + 0.5, -re[i]);
+    close(h(i, 0), z * w);
+    close(h(i, 1), z / w);
+    close(h(i, 2), std::sqrt(z));
+    close(h(i, 3), std::exp(z));
+    close(h(i, 4), std::log(z));
+    close(h(i, 5), std::pow(z, 2.5));
+    close(h(i, 6), {std::abs(z), std::arg(z)});
+    close(h(i, 7), std::conj(z) + 2.0 * z - z / 4.0);
+    close(h(i, 8), std::sin(z) * std::cos(w));
+    sum += z;
+  }
+  CHECK(bad == 0);
+  // a reduction and an atomic sum of the same values
+  C total;
+  weft::parallel_reduce(
+      "complex_sum", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i, C& s) { s += C(vr(i), vi(i)); }, total);
+  CHECK(std::abs(std::complex<double>(total) - sum) < 1e-9);
+  weft::View<C*, E> acc("acc", 1);
+  weft::parallel_for(
+      "complex_atomic", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) { weft::atomic_add(&acc(0), C(vr(i), vi(i))); });
+  CHECK(std::abs(std::complex<double>(weft_test::on_host(acc)(0)) - sum) < 1e-9);
+  // conversions and stream output
+  const std::complex<double> s(1.5, -2.0);
+  const C c = s;
+  CHECK(c.real() == 1.5);
+  CHECK(std::complex<double>(c) == s);
+  std::ostringstream os;
+  os << C(1, 2);
+  CHECK(os.str() == "(1,2)");
+  CHECK(weft::complex<float>(C(0.5, 0.25)).imag() == 0.25f);
+  CHECK(C(3, 0) == 3.0);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// DualView, ScatterView, UniqueToken and UnorderedMap as Kokkos programs use them (the shape of the Kokkos
+// DualView, ScatterView, UniqueToken, UnorderedMap and complex as Kokkos programs use them (the shape of the Kokkos
 // tutorials' dualview, scatter_view, unique_token and unordered_map exercises): node counts of a mesh scattered from
 // its elements, on data a DualView moves, and per-thread partial sums indexed by a UniqueToken; each checked against a
 // serial loop.
+#include <Kokkos_Complex.hpp>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
 #include <Kokkos_ScatterView.hpp>
@@ -97,6 +98,21 @@ int main(int argc, char* argv[]) {
     Kokkos::deep_copy(total_hits, Kokkos::subview(hits, 0));
     if (total_hits != 4 * elements) {
       std::printf("  Error: the map counted %d touches, expected %d\n", total_hits, 4 * elements);
+      status = 1;
+    }
+
+    // the N-th roots of unity add up to zero; their squares' moduli to N
+    const int roots = 1000;
+    Kokkos::complex<double> root_sum;
+    Kokkos::parallel_reduce(
+        "roots", roots,
+        KOKKOS_LAMBDA(int k, Kokkos::complex<double>& s) {
+          const double theta = 2.0 * Kokkos::numbers::pi * k / roots;
+          s += Kokkos::exp(Kokkos::complex<double>(0.0, theta));
+        },
+        root_sum);
+    if (Kokkos::abs(root_sum) > 1e-10) {
+      std::printf("  Error: the roots of unity add up to (%g, %g)\n", root_sum.real(), root_sum.imag());
       status = 1;
     }
 

@@ -1,4 +1,3 @@
-// Kokkos_Complex.hpp of Weft's Kokkos drop-in: not provided.
+// Kokkos_Complex.hpp of Weft's Kokkos drop-in: the Kokkos names of this header (and the rest of the covered subset).
 #pragma once
-#error \
-    "Kokkos_Complex.hpp: Kokkos::complex is not provided by Weft's Kokkos compatibility layer (docs/kokkos.md lists what is)"
+#include <weft/compat/kokkos.hpp>

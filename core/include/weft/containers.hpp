@@ -1,7 +1,8 @@
-// Weft's containers: DualView, ScatterView, UniqueToken, UnorderedMap (Array is in the core: <weft/array.hpp>).
+// Weft's containers: DualView, ScatterView, UniqueToken, UnorderedMap, complex (Array is in the core: <weft/array.hpp>).
 #pragma once
 
 #include <weft/array.hpp>
+#include <weft/containers/complex.hpp>
 #include <weft/containers/dual_view.hpp>
 #include <weft/containers/scatter_view.hpp>
 #include <weft/containers/unique_token.hpp>

@@ -110,6 +110,20 @@ using namespace ::weft;  // qualified lookup of Kokkos::X finds weft::X
 using ::weft::ALL;
 using ::weft::AUTO;
 using ::weft::WithoutInitializing;
+// Kokkos::complex's functions (weft/containers/complex.hpp) beside the real ones of kokkos/math.hpp
+using ::weft::abs;
+using ::weft::arg;
+using ::weft::conj;
+using ::weft::cos;
+using ::weft::exp;
+using ::weft::imag;
+using ::weft::log;
+using ::weft::norm;
+using ::weft::polar;
+using ::weft::pow;
+using ::weft::real;
+using ::weft::sin;
+using ::weft::sqrt;
 
 /// Kokkos::Timer: wall-clock seconds since construction or the last reset() (host code).
 class Timer {

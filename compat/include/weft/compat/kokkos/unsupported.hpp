@@ -21,7 +21,6 @@ namespace Kokkos {
 WEFT_KOKKOS_NOT_PROVIDED(DynRankView, "Kokkos::DynRankView")
 WEFT_KOKKOS_NOT_PROVIDED(StaticCrsGraph, "Kokkos::StaticCrsGraph")
 WEFT_KOKKOS_NOT_PROVIDED(vector, "Kokkos::vector")
-WEFT_KOKKOS_NOT_PROVIDED(complex, "Kokkos::complex")
 WEFT_KOKKOS_NOT_PROVIDED(MemoryPool, "Kokkos::MemoryPool")
 WEFT_KOKKOS_NOT_PROVIDED(TaskScheduler, "Kokkos::TaskScheduler")
 WEFT_KOKKOS_NOT_PROVIDED(WorkGraphPolicy, "Kokkos::WorkGraphPolicy")

@@ -1,0 +1,228 @@
+// complex<T>: a complex number usable in kernels on every backend (std::complex is host-only under nvcc), with the
+// arithmetic, the usual functions, stream I/O, reductions and atomic add, and conversions to and from
+// std::complex, as Kokkos::complex.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <istream>
+#include <ostream>
+#include <type_traits>
+
+#include <weft/atomics.hpp>
+#include <weft/macros.hpp>
+
+namespace weft {
+
+template <class T>
+class alignas(2 * sizeof(T)) complex {
+  static_assert(std::is_floating_point_v<T>, "weft::complex<T> needs a floating-point T (float or double)");
+
+ public:
+  using value_type = T;
+
+  WEFT_INLINE_FUNCTION constexpr complex() noexcept : re_(0), im_(0) {}
+  WEFT_INLINE_FUNCTION constexpr complex(T re, T im = T(0)) noexcept : re_(re), im_(im) {}
+  template <class U>
+  WEFT_INLINE_FUNCTION constexpr complex(const complex<U>& o) noexcept : re_(T(o.real())), im_(T(o.imag())) {}
+  complex(const std::complex<T>& z) noexcept : re_(z.real()), im_(z.imag()) {}
+  operator std::complex<T>() const noexcept { return {re_, im_}; }
+
+  WEFT_INLINE_FUNCTION constexpr T real() const noexcept { return re_; }
+  WEFT_INLINE_FUNCTION constexpr T imag() const noexcept { return im_; }
+  WEFT_INLINE_FUNCTION constexpr void real(T v) noexcept { re_ = v; }
+  WEFT_INLINE_FUNCTION constexpr void imag(T v) noexcept { im_ = v; }
+
+  WEFT_INLINE_FUNCTION constexpr complex& operator=(T v) noexcept {
+    re_ = v;
+    im_ = 0;
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION constexpr complex& operator+=(const complex& o) noexcept {
+    re_ += o.re_;
+    im_ += o.im_;
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION constexpr complex& operator-=(const complex& o) noexcept {
+    re_ -= o.re_;
+    im_ -= o.im_;
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION constexpr complex& operator*=(const complex& o) noexcept {
+    const T r = re_ * o.re_ - im_ * o.im_;
+    im_ = re_ * o.im_ + im_ * o.re_;
+    re_ = r;
+    return *this;
+  }
+  /// Smith's division: no overflow from squaring the divisor's parts.
+  WEFT_INLINE_FUNCTION constexpr complex& operator/=(const complex& o) noexcept {
+    const T ar = o.re_ < 0 ? -o.re_ : o.re_, ai = o.im_ < 0 ? -o.im_ : o.im_;
+    if (ar >= ai) {
+      const T r = o.im_ / o.re_, d = o.re_ + o.im_ * r;
+      const T nr = (re_ + im_ * r) / d;
+      im_ = (im_ - re_ * r) / d;
+      re_ = nr;
+    } else {
+      const T r = o.re_ / o.im_, d = o.re_ * r + o.im_;
+      const T nr = (re_ * r + im_) / d;
+      im_ = (im_ * r - re_) / d;
+      re_ = nr;
+    }
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION constexpr complex& operator+=(T v) noexcept {
+    re_ += v;
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION constexpr complex& operator-=(T v) noexcept {
+    re_ -= v;
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION constexpr complex& operator*=(T v) noexcept {
+    re_ *= v;
+    im_ *= v;
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION constexpr complex& operator/=(T v) noexcept {
+    re_ /= v;
+    im_ /= v;
+    return *this;
+  }
+
+ private:
+  T re_, im_;
+};
+
+// ---- arithmetic (complex with complex, and with a real of the same type on either side) ----
+#define WEFT_IMPL_COMPLEX_BINARY(OP)                                                                               \
+  template <class T>                                                                                               \
+  WEFT_INLINE_FUNCTION constexpr complex<T> operator OP(complex<T> a, const complex<T>& b) noexcept {              \
+    return a OP## = b;                                                                                             \
+  }                                                                                                                \
+  template <class T>                                                                                               \
+  WEFT_INLINE_FUNCTION constexpr complex<T> operator OP(complex<T> a, std::type_identity_t<T> b) noexcept {        \
+    return a OP## = b;                                                                                             \
+  }                                                                                                                \
+  template <class T>                                                                                               \
+  WEFT_INLINE_FUNCTION constexpr complex<T> operator OP(std::type_identity_t<T> a, const complex<T>& b) noexcept { \
+    return complex<T>(a) OP## = b;                                                                                 \
+  }
+WEFT_IMPL_COMPLEX_BINARY(+)
+WEFT_IMPL_COMPLEX_BINARY(-)
+WEFT_IMPL_COMPLEX_BINARY(*)
+WEFT_IMPL_COMPLEX_BINARY(/)
+#undef WEFT_IMPL_COMPLEX_BINARY
+
+template <class T>
+WEFT_INLINE_FUNCTION constexpr complex<T> operator+(const complex<T>& a) noexcept {
+  return a;
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr complex<T> operator-(const complex<T>& a) noexcept {
+  return complex<T>(-a.real(), -a.imag());
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr bool operator==(const complex<T>& a, const complex<T>& b) noexcept {
+  return a.real() == b.real() && a.imag() == b.imag();
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr bool operator==(const complex<T>& a, std::type_identity_t<T> b) noexcept {
+  return a.real() == b && a.imag() == T(0);
+}
+
+// ---- functions ----
+template <class T>
+WEFT_INLINE_FUNCTION constexpr T real(const complex<T>& z) noexcept {
+  return z.real();
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr T imag(const complex<T>& z) noexcept {
+  return z.imag();
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr complex<T> conj(const complex<T>& z) noexcept {
+  return complex<T>(z.real(), -z.imag());
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr T norm(const complex<T>& z) noexcept {
+  return z.real() * z.real() + z.imag() * z.imag();
+}
+template <class T>
+WEFT_INLINE_FUNCTION T abs(const complex<T>& z) {
+  return ::hypot(z.real(), z.imag());
+}
+template <class T>
+WEFT_INLINE_FUNCTION T arg(const complex<T>& z) {
+  return ::atan2(z.imag(), z.real());
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> polar(T r, T theta = T(0)) {
+  return complex<T>(r * ::cos(theta), r * ::sin(theta));
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> exp(const complex<T>& z) {
+  return polar(T(::exp(z.real())), z.imag());
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> log(const complex<T>& z) {
+  return complex<T>(::log(abs(z)), arg(z));
+}
+/// The principal square root (branch cut along the negative real axis), without cancellation.
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> sqrt(const complex<T>& z) {
+  const T x = z.real(), y = z.imag();
+  if (x == T(0) && y == T(0)) return complex<T>(T(0), y);
+  const T t = ::sqrt((::fabs(x) + abs(z)) / T(2));
+  if (x >= T(0)) return complex<T>(t, y / (T(2) * t));
+  return complex<T>(::fabs(y) / (T(2) * t), y < T(0) ? -t : t);
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> pow(const complex<T>& z, const complex<T>& w) {
+  if (z.real() == T(0) && z.imag() == T(0)) return complex<T>();
+  return exp(w * log(z));
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> pow(const complex<T>& z, std::type_identity_t<T> w) {
+  if (z.real() == T(0) && z.imag() == T(0)) return complex<T>();
+  return polar(T(::pow(abs(z), w)), w * arg(z));
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> pow(std::type_identity_t<T> x, const complex<T>& w) {
+  return pow(complex<T>(x), w);
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> sin(const complex<T>& z) {
+  return complex<T>(::sin(z.real()) * ::cosh(z.imag()), ::cos(z.real()) * ::sinh(z.imag()));
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> cos(const complex<T>& z) {
+  return complex<T>(::cos(z.real()) * ::cosh(z.imag()), -::sin(z.real()) * ::sinh(z.imag()));
+}
+
+template <class T>
+std::ostream& operator<<(std::ostream& os, const complex<T>& z) {
+  return os << '(' << z.real() << ',' << z.imag() << ')';
+}
+template <class T>
+std::istream& operator>>(std::istream& is, complex<T>& z) {
+  std::complex<T> s;
+  is >> s;
+  z = complex<T>(s);
+  return is;
+}
+
+/// Atomic add and subtract on a complex: each part atomically (a sum of contributions is exact in the end; a
+/// concurrent reader may see one part updated before the other). Works in device code, where 16-byte atomics
+/// do not.
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_add(complex<T>* p, const complex<T>& v) {
+  T* parts = reinterpret_cast<T*>(p);
+  atomic_add(parts, v.real());
+  atomic_add(parts + 1, v.imag());
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_sub(complex<T>* p, const complex<T>& v) {
+  atomic_add(p, -v);
+}
+
+}  // namespace weft
