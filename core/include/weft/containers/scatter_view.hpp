@@ -73,6 +73,19 @@ WEFT_INLINE_FUNCTION void unflatten(std::size_t linear, const std::size_t* ext, 
   }
 }
 
+/// contribute's kernel when the destination has the copies' layout and is contiguous: element j of the span.
+template <class Op, class T>
+struct ScatterCombineFlat {
+  T* d;
+  const T* src;
+  std::size_t span;
+  int copies;
+  WEFT_INLINE_FUNCTION void operator()(std::int64_t j) const {
+    T acc = src[j];
+    for (int c = 1; c < copies; ++c) acc = scatter_join<Op>(acc, src[static_cast<std::size_t>(c) * span + j]);
+    d[j] = scatter_join<Op>(d[j], acc);
+  }
+};
 /// contribute's element kernel: dest(i...) = op(dest(i...), copy 0 (i...), copy 1 (i...), ...).
 template <class Op, class T, class DestLayout, class Layout, int R>
 struct ScatterCombine {
@@ -172,8 +185,9 @@ class ScatterView {
     if constexpr (is_duplicated) {
       copies_ = exec.concurrency();
       if (copies_ > 1) {
+        // thread 0 writes into v itself (as in Kokkos): one copy less to clear, hold and combine
         dups_ = View<value_type*, memory_space>(view_alloc(v.label() + " (ScatterView copies)", WithoutInitializing),
-                                                static_cast<std::size_t>(copies_) * v.span());
+                                                static_cast<std::size_t>(copies_ - 1) * v.span());
         reset(exec);
       }
     }
@@ -191,15 +205,27 @@ class ScatterView {
 #if WEFT_BOUNDS_CHECK
       (void)view_(i...);  // the View's own bounds check names it
 #endif
-      return value_reference(base_ + view_.impl_map()(i...));
+      return value_reference(base_ + map_(i...));
     }
     template <std::integral I>
     requires(rank == 1) WEFT_FORCEINLINE_FUNCTION value_reference operator[](I i) const { return (*this)(i); }
 
    private:
     friend class ScatterView;
-    WEFT_INLINE_FUNCTION Access(const original_view_type& v, value_type* base) : view_(v), base_(base) {}
+    // Only the pointer and the index map in release builds: an Access is made per iteration, and a View copy
+    // (its tracker) there cost half the histogram's speed.
+    WEFT_INLINE_FUNCTION Access(const original_view_type& v, value_type* base)
+        :
+#if WEFT_BOUNDS_CHECK
+          view_(v),
+#endif
+          map_(v.impl_map()),
+          base_(base) {
+    }
+#if WEFT_BOUNDS_CHECK
     original_view_type view_;
+#endif
+    impl::ViewOffset<Layout, rank> map_;
     value_type* base_;
   };
 
@@ -214,20 +240,23 @@ class ScatterView {
               "ScatterView::access: the calling thread's index in its parallel region is not below the number of "
               "copies (the instance's threads when the ScatterView was made); make the ScatterView for the "
               "instance the kernel runs on");
-        return Access(orig_, dups_.data() + static_cast<std::size_t>(t) * orig_.span());
+        if (t == 0) return Access(orig_, orig_.data());
+        return Access(orig_, dups_.data() + static_cast<std::size_t>(t - 1) * orig_.span());
       }
 #endif
     }
     return Access(orig_, orig_.data());
   }
 
-  /// Sets every copy back to Op's identity (nothing to do without copies: contributions went to the View).
+  /// Sets the other threads' copies back to Op's identity (the View itself, which thread 0 and the contributions
+  /// of the last contribute() went into, is left as it is).
   template <ExecutionSpace E = Exec>
   void reset(const E& exec = E()) {
     if (dups_.is_allocated()) deep_copy(exec, dups_, impl::scatter_identity<Op, value_type>());
   }
 
-  /// Combines the copies into dest (same extents as the View): dest(i...) = op(dest(i...), copies' (i...)).
+  /// Combines the other threads' copies into the View; into another View dest (same extents), the View's
+  /// values and the copies: dest(i...) = op(dest(i...), view(i...), copies' (i...)).
   template <class D, class... P>
   void contribute_into(const View<D, P...>& dest) const {
     contribute_into(Exec(), dest);
@@ -243,18 +272,9 @@ class ScatterView {
         impl::throw_error("contribute: View \"" + dest.label() + "\" has extent " + std::to_string(dest.extent(k)) +
                           " in dimension " + std::to_string(k) + " but ScatterView of \"" + orig_.label() + "\" has " +
                           std::to_string(orig_.extent(k)) + "; give a View of the same shape");
-    const bool same = dest.data() == orig_.data();
-    if (!dups_.is_allocated() && same) return;  // the contributions are already in it
-    impl::ScatterCombine<Op, value_type, typename DV::array_layout, Layout, rank> f{
-        dest.impl_map(),
-        orig_.impl_map(),
-        dest.data(),
-        dups_.is_allocated() ? dups_.data() : orig_.data(),
-        orig_.span(),
-        dups_.is_allocated() ? copies_ : 1,
-        {}};
-    for (int k = 0; k < rank; ++k) f.ext[k] = orig_.extent(k);
-    parallel_for("weft::ScatterView::contribute", RangePolicy<E>(exec, 0, static_cast<std::int64_t>(orig_.size())), f);
+    // thread 0's contributions (and what the View held) are in the View itself; the other threads' in the copies
+    if (dest.data() != orig_.data()) combine(exec, dest, orig_.data(), 1);
+    if (dups_.is_allocated()) combine(exec, dest, dups_.data(), copies_ - 1);
   }
 
   const original_view_type& subview() const { return orig_; }
@@ -263,8 +283,25 @@ class ScatterView {
     return orig_.extent(r);
   }
   bool is_allocated() const { return orig_.is_allocated(); }
-  /// How many per-thread copies there are (1: contributions go straight to the View).
+  /// How many threads' contributions are kept apart (1: contributions go straight to the View).
   int impl_copies() const { return dups_.is_allocated() ? copies_ : 1; }
+
+ private:
+  /// dest(i...) = op(dest(i...), the `copies` arrays at src laid out as the View (i...)).
+  template <ExecutionSpace E, class DV>
+  void combine(const E& exec, const DV& dest, const value_type* src, int copies) const {
+    bool flat = std::is_same_v<typename DV::array_layout, Layout> && orig_.span_is_contiguous();
+    for (int k = 0; k < rank; ++k) flat = flat && dest.stride(k) == orig_.stride(k);
+    if (flat) {
+      parallel_for("weft::ScatterView::contribute", RangePolicy<E>(exec, 0, static_cast<std::int64_t>(orig_.span())),
+                   impl::ScatterCombineFlat<Op, value_type>{dest.data(), src, orig_.span(), copies});
+      return;
+    }
+    impl::ScatterCombine<Op, value_type, typename DV::array_layout, Layout, rank> f{
+        dest.impl_map(), orig_.impl_map(), dest.data(), src, orig_.span(), copies, {}};
+    for (int k = 0; k < rank; ++k) f.ext[k] = orig_.extent(k);
+    parallel_for("weft::ScatterView::contribute", RangePolicy<E>(exec, 0, static_cast<std::int64_t>(orig_.size())), f);
+  }
 
  private:
   original_view_type orig_;
