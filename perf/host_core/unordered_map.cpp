@@ -33,11 +33,17 @@ const std::vector<std::int64_t>& umap_keys() {
   return keys;
 }
 
+/// The keys in a View of Weft's side.
+weft::View<std::int64_t*, Exec> keys_view(const std::vector<std::int64_t>& keys) {
+  weft::View<std::int64_t*, Exec> k("keys", keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) k(i) = keys[i];
+  return k;
+}
+
 void insert_weft(benchmark::State& st) {
   const auto& keys = umap_keys();
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
-  weft::View<std::int64_t*, Exec> k("keys", n);
-  for (std::int64_t i = 0; i < n; ++i) k(i) = keys[i];
+  const auto k = keys_view(keys);
   Map map(static_cast<std::uint32_t>(n / 2));
   for (auto _ : st) {
     map.clear();
@@ -79,8 +85,7 @@ void insert_serial(benchmark::State& st) {
 void find_weft(benchmark::State& st) {
   const auto& keys = umap_keys();
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
-  weft::View<std::int64_t*, Exec> k("keys", n);
-  for (std::int64_t i = 0; i < n; ++i) k(i) = keys[i];
+  const auto k = keys_view(keys);
   Map map(static_cast<std::uint32_t>(n / 2));
   weft::parallel_for(
       "umap_fill", weft::RangePolicy<Exec>(0, n), WEFT_LAMBDA(std::int64_t i) { map.insert(k(i), i); });

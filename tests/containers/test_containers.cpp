@@ -285,6 +285,16 @@ TEST_CASE_TEMPLATE("ScatterView: prod, min and max, rank 2, and errors", E, WEFT
       const int ex = 1 + (i > 0) + (i < nx - 1), ey = 1 + (j > 0) + (j < ny - 1);
       REQUIRE(hg(i, j) == ex * ey);
     }
+  // into a View of another layout (the strided combine): the View's totals, and the reset copies add nothing
+  sgrid.reset();
+  weft::View<std::int64_t**, weft::LayoutRight, E> grid_right("grid_right", nx, ny);
+  weft::contribute(grid_right, sgrid);
+  auto hr = weft_test::on_host(grid_right);
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j) {
+      const int ex = 1 + (i > 0) + (i < nx - 1), ey = 1 + (j > 0) + (j < ny - 1);
+      REQUIRE(hr(i, j) == ex * ey);
+    }
 
   weft::View<double*, E> wrong("wrong", cells + 1);
   try {

@@ -1,4 +1,5 @@
-// Weft's containers: DualView, ScatterView, UniqueToken, UnorderedMap, complex (Array is in the core: <weft/array.hpp>).
+// Weft's containers: DualView, ScatterView, UniqueToken, UnorderedMap, complex (Array is in the core:
+// <weft/array.hpp>).
 #pragma once
 
 #include <weft/array.hpp>

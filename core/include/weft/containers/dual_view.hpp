@@ -16,11 +16,6 @@ template <class DataType, class... Props>
 class DualView;
 
 namespace impl {
-template <class T>
-struct is_dual_view : std::false_type {};
-template <class D, class... P>
-struct is_dual_view<DualView<D, P...>> : std::true_type {};
-
 /// Which side of a DualView a space names: the device View's memory space is the device side; any other space
 /// is the host side (in host-only builds both sides are the same memory and alias).
 template <class Space, class DevMem>
@@ -155,20 +150,12 @@ class DualView {
   /// New extents, both sides keeping the elements that fit (the flags are kept).
   template <std::integral... N>
   void resize(N... n) {
-    weft::resize(d_view, n...);
-    if constexpr (impl_aliased)
-      h_view = d_view;
-    else
-      weft::resize(h_view, n...);
+    reshape([&](auto& v) { weft::resize(v, n...); });
   }
   /// New extents, contents discarded, both sides in sync.
   template <std::integral... N>
   void realloc(N... n) {
-    weft::realloc(d_view, n...);
-    if constexpr (impl_aliased)
-      h_view = d_view;
-    else
-      weft::realloc(h_view, n...);
+    reshape([&](auto& v) { weft::realloc(v, n...); });
     clear_sync_state();
   }
 
@@ -200,8 +187,16 @@ class DualView {
       return init ? t_host(create_mirror(d)) : t_host(create_mirror(WithoutInitializing, d));
   }
   static impl::DualViewFlags make_flags(const std::string& label) {
-    impl::DualViewFlags f(label + " (DualView modified flags)", 2);
-    return f;
+    return impl::DualViewFlags(label + " (DualView modified flags)", 2);
+  }
+  /// Applies a resize or realloc to the device side, and to the host side unless it aliases it.
+  template <class F>
+  void reshape(const F& f) {
+    f(d_view);
+    if constexpr (impl_aliased)
+      h_view = d_view;
+    else
+      f(h_view);
   }
   void check_flags(const char* what) const {
     if (!flags_.is_allocated())

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -13,6 +12,7 @@
 #include <weft/error.hpp>
 #include <weft/parallel.hpp>
 #include <weft/policies.hpp>
+#include <weft/reducers.hpp>
 #include <weft/view.hpp>
 
 namespace weft {
@@ -32,20 +32,21 @@ namespace impl {
 template <class Exec>
 using scatter_default_duplication_t =
     std::conditional_t<Exec::impl_is_host_space, ScatterDuplicated, ScatterNonDuplicated>;
-template <class Exec, class Dup>
+template <class Dup>
 using scatter_default_contribution_t =
     std::conditional_t<std::is_same_v<Dup, ScatterDuplicated>, ScatterNonAtomic, ScatterAtomic>;
 
+/// Op's identity, the reducers' (a user type specializes weft::reduction_identity once for both).
 template <class Op, class T>
 WEFT_INLINE_FUNCTION constexpr T scatter_identity() {
   if constexpr (std::is_same_v<Op, ScatterSum>)
-    return T(0);
+    return reduction_identity<T>::sum();
   else if constexpr (std::is_same_v<Op, ScatterProd>)
-    return T(1);
+    return reduction_identity<T>::prod();
   else if constexpr (std::is_same_v<Op, ScatterMin>)
-    return std::numeric_limits<T>::max();
+    return reduction_identity<T>::min();
   else
-    return std::numeric_limits<T>::lowest();
+    return reduction_identity<T>::max();
 }
 template <class Op, class T>
 WEFT_INLINE_FUNCTION constexpr T scatter_join(const T& a, const T& b) {
@@ -59,51 +60,25 @@ WEFT_INLINE_FUNCTION constexpr T scatter_join(const T& a, const T& b) {
     return a < b ? b : a;
 }
 
-/// The offset of element idx[0..R) under a View's map.
-template <class Map, std::size_t... K>
-WEFT_INLINE_FUNCTION std::size_t map_offset(const Map& m, const std::size_t* idx, std::index_sequence<K...>) {
-  return m(idx[K]...);
-}
-/// Element `linear` of a shape, in row-major order, as indices.
-template <int R>
-WEFT_INLINE_FUNCTION void unflatten(std::size_t linear, const std::size_t* ext, std::size_t* idx) {
-  for (int k = R - 1; k >= 0; --k) {
-    idx[k] = linear % ext[k];
-    linear /= ext[k];
+/// contribute's element: dest[d] = op(dest[d], the `copies` arrays at src (span apart) at s).
+template <class Op, class T>
+struct ScatterCombineAt {
+  T* dest;
+  const T* src;
+  std::size_t span;
+  int copies;
+  WEFT_INLINE_FUNCTION void operator()(std::size_t d, std::size_t s) const {
+    T acc = src[s];
+    for (int c = 1; c < copies; ++c) acc = scatter_join<Op>(acc, src[static_cast<std::size_t>(c) * span + s]);
+    dest[d] = scatter_join<Op>(dest[d], acc);
   }
-}
-
+};
 /// contribute's kernel when the destination has the copies' layout and is contiguous: element j of the span.
 template <class Op, class T>
 struct ScatterCombineFlat {
-  T* d;
-  const T* src;
-  std::size_t span;
-  int copies;
+  ScatterCombineAt<Op, T> at;
   WEFT_INLINE_FUNCTION void operator()(std::int64_t j) const {
-    T acc = src[j];
-    for (int c = 1; c < copies; ++c) acc = scatter_join<Op>(acc, src[static_cast<std::size_t>(c) * span + j]);
-    d[j] = scatter_join<Op>(d[j], acc);
-  }
-};
-/// contribute's element kernel: dest(i...) = op(dest(i...), copy 0 (i...), copy 1 (i...), ...).
-template <class Op, class T, class DestLayout, class Layout, int R>
-struct ScatterCombine {
-  ViewOffset<DestLayout, R> dmap;
-  ViewOffset<Layout, R> omap;
-  T* d;
-  const T* src;
-  std::size_t span;
-  int copies;
-  std::size_t ext[R > 0 ? R : 1];
-  WEFT_INLINE_FUNCTION void operator()(std::int64_t linear) const {
-    std::size_t idx[R > 0 ? R : 1];
-    unflatten<R>(static_cast<std::size_t>(linear), ext, idx);
-    const std::size_t o = map_offset(omap, idx, std::make_index_sequence<R>{});
-    T acc = src[o];
-    for (int c = 1; c < copies; ++c) acc = scatter_join<Op>(acc, src[static_cast<std::size_t>(c) * span + o]);
-    T& out = d[map_offset(dmap, idx, std::make_index_sequence<R>{})];
-    out = scatter_join<Op>(out, acc);
+    at(static_cast<std::size_t>(j), static_cast<std::size_t>(j));
   }
 };
 }  // namespace impl
@@ -157,10 +132,10 @@ class ScatterValue {
 /// `auto a = scatter.access(); a(i) += x;`. After the kernels, `contribute(view, scatter)` combines what was
 /// contributed into `view` (with Duplication, the copies; without, the contributions are already there), and
 /// `reset()` starts the next round. Duplicated copies exist on host spaces only: one per thread of the instance
-/// the ScatterView was made for (`concurrency()`), none when that is one thread.
+/// the ScatterView was made for (`concurrency()`) but the first, which writes into the View itself (as Kokkos).
 template <class DataType, class Layout = typename View<DataType>::array_layout, class Exec = DefaultExecutionSpace,
           class Op = ScatterSum, class Duplication = impl::scatter_default_duplication_t<Exec>,
-          class Contribution = impl::scatter_default_contribution_t<Exec, Duplication>>
+          class Contribution = impl::scatter_default_contribution_t<Duplication>>
 class ScatterView {
  public:
   using execution_space = Exec;
@@ -290,20 +265,21 @@ class ScatterView {
   /// dest(i...) = op(dest(i...), the `copies` arrays at src laid out as the View (i...)).
   template <ExecutionSpace E, class DV>
   void combine(const E& exec, const DV& dest, const value_type* src, int copies) const {
+    const impl::ScatterCombineAt<Op, value_type> at{dest.data(), src, orig_.span(), copies};
     bool flat = std::is_same_v<typename DV::array_layout, Layout> && orig_.span_is_contiguous();
     for (int k = 0; k < rank; ++k) flat = flat && dest.stride(k) == orig_.stride(k);
     if (flat) {
       parallel_for("weft::ScatterView::contribute", RangePolicy<E>(exec, 0, static_cast<std::int64_t>(orig_.span())),
-                   impl::ScatterCombineFlat<Op, value_type>{dest.data(), src, orig_.span(), copies});
+                   impl::ScatterCombineFlat<Op, value_type>{at});
       return;
     }
-    impl::ScatterCombine<Op, value_type, typename DV::array_layout, Layout, rank> f{
-        dest.impl_map(), orig_.impl_map(), dest.data(), src, orig_.span(), copies, {}};
-    for (int k = 0; k < rank; ++k) f.ext[k] = orig_.extent(k);
-    parallel_for("weft::ScatterView::contribute", RangePolicy<E>(exec, 0, static_cast<std::int64_t>(orig_.size())), f);
+    std::size_t ext[rank > 0 ? rank : 1], dst_stride[rank > 0 ? rank : 1], src_stride[rank > 0 ? rank : 1];
+    for (int k = 0; k < rank; ++k) ext[k] = orig_.extent(k);
+    impl::strides_of(dest, dst_stride);
+    impl::strides_of(orig_, src_stride);
+    impl::for_each_element<rank>(exec, ext, dst_stride, src_stride, at);
   }
 
- private:
   original_view_type orig_;
   View<value_type*, memory_space> dups_;
   int copies_ = 1;

@@ -64,9 +64,7 @@ class UniqueToken {
     if constexpr (Scope == UniqueTokenScope::Global) {
       locks_ = impl::global_token_locks<Exec>();
       size_ = static_cast<int>(locks_.extent(0)) - 1;
-    } else if constexpr (Exec::impl_is_host_space) {
-      by_thread_ = true;
-    } else {
+    } else if constexpr (!Exec::impl_is_host_space) {
       locks_ = impl::make_token_locks<Exec>(size_);
     }
   }
@@ -75,8 +73,7 @@ class UniqueToken {
       : size_(max_size) {
     if (max_size <= 0)
       impl::throw_error("UniqueToken(max_size): max_size must be positive (got " + std::to_string(max_size) + ")");
-    if constexpr (Exec::impl_is_host_space) by_thread_ = max_size >= exec.concurrency();
-    if (!by_thread_) locks_ = impl::make_token_locks<Exec>(max_size);
+    if (!Exec::impl_is_host_space || max_size < exec.concurrency()) locks_ = impl::make_token_locks<Exec>(max_size);
   }
 
   WEFT_INLINE_FUNCTION size_type size() const { return size_; }
@@ -84,7 +81,7 @@ class UniqueToken {
   WEFT_INLINE_FUNCTION size_type acquire() const {
 #if !WEFT_IMPL_DEVICE_PASS
     if constexpr (Exec::impl_is_host_space) {
-      if (by_thread_) {
+      if (by_thread()) {
         const int t = impl::t_host_thread_index;
         if (t >= size_) [[unlikely]]
           impl::abort_with(
@@ -108,15 +105,17 @@ class UniqueToken {
   }
 
   WEFT_INLINE_FUNCTION void release(size_type t) const {
-    if (by_thread_) return;
+    if (by_thread()) return;
     memory_fence();
     atomic_store(locks_.data() + t, 0u);
   }
 
  private:
+  /// Tokens are thread indices exactly when there is no pool.
+  WEFT_INLINE_FUNCTION bool by_thread() const { return locks_.data() == nullptr; }
+
   impl::TokenLocks<Exec> locks_;
   int size_ = 0;
-  bool by_thread_ = false;
 };
 
 /// Holds a token for its lifetime: `AcquireUniqueToken<Exec> lock(token); use(lock.value());`.

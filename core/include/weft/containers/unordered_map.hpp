@@ -85,10 +85,14 @@ struct UnorderedMapInsertOpTypes {
 };
 
 namespace impl {
+/// The state of an UnorderedMap slot.
+enum UnorderedMapSlot : unsigned { kSlotEmpty = 0, kSlotBusy = 1, kSlotFull = 2, kSlotErased = 3 };
 template <class M>
 struct CountFullSlots {
   View<unsigned*, M> states;
-  WEFT_INLINE_FUNCTION void operator()(std::int64_t i, std::uint32_t& c) const { c += states(i) == 2u ? 1u : 0u; }
+  WEFT_INLINE_FUNCTION void operator()(std::int64_t i, std::uint32_t& c) const {
+    c += states(i) == kSlotFull ? 1u : 0u;
+  }
 };
 /// Inserts every key (and value) of `from` into `to`.
 template <class To, class From>
@@ -96,7 +100,7 @@ struct ReinsertSlots {
   To to;
   From from;
   WEFT_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    if (from.impl_states()(i) != From::kFull) return;
+    if (from.impl_states()(i) != kSlotFull) return;
     if constexpr (To::is_set)
       to.insert(from.impl_keys()(i));
     else
@@ -127,8 +131,8 @@ class UnorderedMap {
   using default_op_type = typename UnorderedMapInsertOpTypes<value_view, size_type>::NoOp;
   static constexpr bool is_set = std::is_void_v<Value>;
   static constexpr size_type invalid_index = ~size_type(0);
-  // slot states
-  static constexpr unsigned kEmpty = 0, kBusy = 1, kFull = 2, kErased = 3;
+  static constexpr unsigned kEmpty = impl::kSlotEmpty, kBusy = impl::kSlotBusy, kFull = impl::kSlotFull,
+                            kErased = impl::kSlotErased;
 
   /// Room for at least capacity_hint keys.
   explicit UnorderedMap(size_type capacity_hint = 0, Hasher hasher = Hasher(), EqualTo equal = EqualTo())
@@ -137,13 +141,14 @@ class UnorderedMap {
   }
 
   // ---- device-callable ----
-  WEFT_INLINE_FUNCTION size_type capacity() const { return capacity_; }
+  WEFT_INLINE_FUNCTION size_type capacity() const { return static_cast<size_type>(states_.extent(0)); }
   template <class Op = default_op_type>
   WEFT_INLINE_FUNCTION insert_result insert(const key_type& k, const impl_value_type& v = impl_value_type(),
                                             const Op& op = Op()) const {
     unsigned* const state = states_.data();
-    size_type i = hasher_(k) % capacity_;
-    for (size_type probe = 1; probe <= capacity_; ++probe, i = i + 1 == capacity_ ? 0 : i + 1) {
+    const size_type cap = capacity();
+    size_type i = hasher_(k) % cap;
+    for (size_type probe = 1; probe <= cap; ++probe, i = i + 1 == cap ? 0 : i + 1) {
       unsigned s = atomic_load(state + i);
       if (s == kEmpty) {
         s = atomic_compare_exchange(state + i, kEmpty, kBusy);
@@ -163,13 +168,14 @@ class UnorderedMap {
       }
     }
     atomic_store(failed_.data(), 1u);
-    return insert_result(insert_result::FAILED, invalid_index, capacity_);
+    return insert_result(insert_result::FAILED, invalid_index, cap);
   }
   /// The key's index, or invalid_index.
   WEFT_INLINE_FUNCTION size_type find(const key_type& k) const {
     const unsigned* const state = states_.data();
-    size_type i = hasher_(k) % capacity_;
-    for (size_type probe = 0; probe < capacity_; ++probe, i = i + 1 == capacity_ ? 0 : i + 1) {
+    const size_type cap = capacity();
+    size_type i = hasher_(k) % cap;
+    for (size_type probe = 0; probe < cap; ++probe, i = i + 1 == cap ? 0 : i + 1) {
       const unsigned s = atomic_load(state + i);
       if (s == kEmpty) return invalid_index;
       if (s == kFull && equal_(keys_(i), k)) return i;
@@ -191,7 +197,7 @@ class UnorderedMap {
   /// The number of keys (a reduction over the slots).
   size_type size() const {
     size_type n = 0;
-    parallel_reduce("weft::UnorderedMap::size", RangePolicy<execution_space>(0, capacity_),
+    parallel_reduce("weft::UnorderedMap::size", RangePolicy<execution_space>(0, capacity()),
                     impl::CountFullSlots<memory_space>{states_}, n);
     return n;
   }
@@ -208,7 +214,8 @@ class UnorderedMap {
   }
   /// Room for at least new_capacity keys (and the ones there), keeping them; false if fewer fit.
   bool rehash(size_type new_capacity) {
-    UnorderedMap bigger(new_capacity > size() ? new_capacity : size(), hasher_, equal_);
+    const size_type held = size();
+    UnorderedMap bigger(new_capacity > held ? new_capacity : held, hasher_, equal_);
     bigger.insert_all_of(*this);
     if (bigger.failed_insert()) return false;
     *this = bigger;
@@ -219,7 +226,7 @@ class UnorderedMap {
   /// Frees the slots of erased keys (the map is rebuilt at the same capacity).
   void end_erase() {
     erasing_ = false;
-    UnorderedMap rebuilt(ExactCapacity{}, capacity_, hasher_, equal_);
+    UnorderedMap rebuilt(ExactCapacity{}, capacity(), hasher_, equal_);
     rebuilt.insert_all_of(*this);
     *this = rebuilt;
   }
@@ -244,7 +251,6 @@ class UnorderedMap {
     return static_cast<size_type>(want < 64 ? 64 : want);
   }
   void allocate(size_type cap) {
-    capacity_ = cap;
     states_ = View<unsigned*, memory_space>("weft::UnorderedMap states", cap);
     keys_ = key_view(view_alloc("weft::UnorderedMap keys", WithoutInitializing), cap);
     values_ = value_view(view_alloc("weft::UnorderedMap values", WithoutInitializing), is_set ? 0 : cap);
@@ -264,7 +270,6 @@ class UnorderedMap {
   key_view keys_;
   value_view values_;
   View<unsigned*, memory_space> failed_;
-  size_type capacity_ = 0;
   Hasher hasher_;
   EqualTo equal_;
   bool erasing_ = false;
