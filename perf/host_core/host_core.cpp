@@ -1,7 +1,7 @@
 // perf/host_core: Weft on the default host backend against hand-written OpenMP, case by case, in one
 // process: launch latency, triad, dot, sum and exclusive scan. Pairs are named <case>/weft and
 // <case>/baseline; perf/compare.py prints the ratios and checks them against goals.json. The ScatterView cases are
-// in scatter.cpp, the UnorderedMap cases in unordered_map.cpp.
+// in scatter.cpp, the UnorderedMap cases in unordered_map.cpp, the simd cases in simd.cpp.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -195,6 +195,7 @@ void scan_baseline(benchmark::State& st) {
 
 void register_scatter_benchmarks(bool smoke);        // scatter.cpp
 void register_unordered_map_benchmarks(bool smoke);  // unordered_map.cpp
+void register_simd_benchmarks(bool smoke);           // simd.cpp
 
 int main(int argc, char** argv) {
   weft::ScopeGuard guard(argc, argv);
@@ -219,6 +220,7 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("scan/baseline", scan_baseline)->UseRealTime()->Unit(benchmark::kMillisecond);
   register_scatter_benchmarks(g_smoke);
   register_unordered_map_benchmarks(g_smoke);
+  register_simd_benchmarks(g_smoke);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

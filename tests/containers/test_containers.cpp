@@ -220,6 +220,48 @@ TEST_CASE_TEMPLATE("ScatterView: a histogram of seeded contributions, duplicated
   check_scatter_sum<E, weft::ScatterNonDuplicated, weft::ScatterAtomic>("atomic");
 }
 
+/// Adds i % 5 + 1 to bin (7 i) % bins for i < n through the ScatterView (scatter_round), or to e (expected).
+template <class E>
+void scatter_round(const weft::ScatterView<std::int64_t*, weft::LayoutRight, E>& scatter, int n, int bins) {
+  weft::parallel_for(
+      "counts", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
+        auto a = scatter.access();
+        a((i * 7) % bins) += i % 5 + 1;
+      });
+}
+std::vector<std::int64_t> expected(int n, int bins, std::vector<std::int64_t> e) {
+  e.resize(bins, 0);
+  for (int i = 0; i < n; ++i) e[(i * 7) % bins] += i % 5 + 1;
+  return e;
+}
+
+TEST_CASE_TEMPLATE("ScatterView: resize keeps the values, realloc does not, reset_except", E, WEFT_TEST_EXEC_SPACES) {
+  weft::View<std::int64_t*, E> counts("counts", 100);
+  weft::ScatterView<std::int64_t*, weft::LayoutRight, E> scatter(counts);
+  scatter_round(scatter, 5000, 100);
+  weft::contribute(scatter.subview(), scatter);
+  scatter.reset_except(scatter.subview());
+  std::vector<std::int64_t> want = expected(5000, 100, {});
+  // resize: the first 100 values stay, the new ones start at zero; the copies are made for 150 and reset
+  scatter.resize(150);
+  CHECK(scatter.extent(0) == 150);
+  CHECK(counts.extent(0) == 100);  // the caller's handle keeps the old View, as with weft::resize
+  scatter_round(scatter, 7000, 150);
+  weft::contribute(scatter.subview(), scatter);
+  scatter.reset();
+  want = expected(7000, 150, want);
+  auto h = weft_test::on_host(scatter.subview());
+  for (int k = 0; k < 150; ++k) REQUIRE(h(k) == want[k]);
+  // realloc: new extents, no values kept (the next round starts from a cleared View)
+  scatter.realloc(40);
+  weft::deep_copy(scatter.subview(), std::int64_t(0));
+  scatter_round(scatter, 3000, 40);
+  weft::contribute(scatter.subview(), scatter);
+  h = weft_test::on_host(scatter.subview());
+  want = expected(3000, 40, {});
+  for (int k = 0; k < 40; ++k) REQUIRE(h(k) == want[k]);
+}
+
 TEST_CASE_TEMPLATE("ScatterView: prod, min and max, rank 2, and errors", E, WEFT_TEST_EXEC_SPACES) {
   const int n = 30000, cells = 64;
   const std::uint64_t seed = 4242;

@@ -1,4 +1,4 @@
-// Weft's containers: DualView, ScatterView, UniqueToken, UnorderedMap, complex (Array is in the core:
+// Weft's containers: DualView, ScatterView, UniqueToken, UnorderedMap, complex, simd (Array is in the core:
 // <weft/array.hpp>).
 #pragma once
 
@@ -6,5 +6,6 @@
 #include <weft/containers/complex.hpp>
 #include <weft/containers/dual_view.hpp>
 #include <weft/containers/scatter_view.hpp>
+#include <weft/containers/simd.hpp>
 #include <weft/containers/unique_token.hpp>
 #include <weft/containers/unordered_map.hpp>

@@ -39,6 +39,7 @@
 #endif
 
 #include <weft/compat/kokkos/math.hpp>
+#include <weft/compat/kokkos/simd.hpp>
 #include <weft/compat/kokkos/unsupported.hpp>
 #include <weft/containers.hpp>
 

@@ -159,12 +159,7 @@ class ScatterView {
   explicit ScatterView(const original_view_type& v, const Exec& exec = Exec()) : orig_(v) {
     if constexpr (is_duplicated) {
       copies_ = exec.concurrency();
-      if (copies_ > 1) {
-        // thread 0 writes into v itself (as in Kokkos): one copy less to clear, hold and combine
-        dups_ = View<value_type*, memory_space>(view_alloc(v.label() + " (ScatterView copies)", WithoutInitializing),
-                                                static_cast<std::size_t>(copies_ - 1) * v.span());
-        reset(exec);
-      }
+      remake_copies(exec);
     }
   }
   /// A View of its own, zeroed, as Kokkos's ScatterView(label, extents...).
@@ -230,6 +225,31 @@ class ScatterView {
     if (dups_.is_allocated()) deep_copy(exec, dups_, impl::scatter_identity<Op, value_type>());
   }
 
+  /// Kokkos's reset_except(view): resets the copies except one that is `view`. The View itself is never one of
+  /// the copies reset() clears, so this is reset() whichever View is given.
+  template <class D, class... P>
+  void reset_except(const View<D, P...>&) {
+    reset();
+  }
+  template <ExecutionSpace E, class D, class... P>
+  void reset_except(const E& exec, const View<D, P...>&) {
+    reset(exec);
+  }
+
+  /// The View this ScatterView holds gets new extents: resize keeps the values in the common extents (as
+  /// weft::resize), realloc does not (as weft::realloc); the threads' copies are made anew for the new extents and
+  /// reset. Other handles to the old View keep the old allocation, as with weft::resize.
+  template <std::integral... N>
+  void resize(N... n) {
+    weft::resize(orig_, n...);
+    remake_copies();
+  }
+  template <std::integral... N>
+  void realloc(N... n) {
+    weft::realloc(orig_, n...);
+    remake_copies();
+  }
+
   /// Combines the other threads' copies into the View; into another View dest (same extents), the View's
   /// values and the copies: dest(i...) = op(dest(i...), view(i...), copies' (i...)).
   template <class D, class... P>
@@ -278,6 +298,20 @@ class ScatterView {
     impl::strides_of(dest, dst_stride);
     impl::strides_of(orig_, src_stride);
     impl::for_each_element<rank>(exec, ext, dst_stride, src_stride, at);
+  }
+
+  /// The other threads' copies of the View, reset (thread 0 writes into the View itself, as in Kokkos: one copy
+  /// less to clear, hold and combine).
+  void remake_copies(const Exec& exec = Exec()) {
+    if constexpr (is_duplicated) {
+      dups_ = View<value_type*, memory_space>();
+      if (copies_ > 1 && orig_.span() > 0) {
+        dups_ =
+            View<value_type*, memory_space>(view_alloc(orig_.label() + " (ScatterView copies)", WithoutInitializing),
+                                            static_cast<std::size_t>(copies_ - 1) * orig_.span());
+        reset(exec);
+      }
+    }
   }
 
   original_view_type orig_;
