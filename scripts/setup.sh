@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # Installs what building and testing Weft needs on Debian 12 (as root, or with sudo), skipping what is there.
-# usage: scripts/setup.sh [--hip] [--chart]   (--hip adds Debian's hipcc/ROCm packages for the hip preset; --chart adds
-# python3-matplotlib, which weft-bench draws the suite's chart with: scripts/demo.sh asks for it)
+# usage: scripts/setup.sh [--hip] [--chart] [--cuda-tools]   (--hip adds Debian's hipcc/ROCm packages for the hip
+# preset; --chart adds python3-matplotlib, which weft-bench draws the suite's chart with: scripts/demo.sh asks for it;
+# --cuda-tools adds cuobjdump and nvdisasm from PyPI (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm: the CUDA toolkit
+# here lacks them), which the cuda presets' SASS checks (ctest -L sass) read the kernels' machine code with)
 set -euo pipefail
+cuda_tools=0
 pkgs=(cmake g++ ninja-build ccache doctest-dev libbenchmark-dev libboost-context-dev libopenmpi-dev openmpi-bin
       libopenblas-dev pkg-config python3 git)
 for arg in "$@"; do
   case "$arg" in
     --hip) pkgs+=(hipcc libamdhip64-dev rocm-device-libs librocprim-dev libomp-15-dev) ;;
     --chart) pkgs+=(python3-matplotlib) ;;
-    *) echo "scripts/setup.sh: unknown option $arg (use --hip and/or --chart)" >&2; exit 2 ;;
+    --cuda-tools)
+      cuda_tools=1
+      python3 -m pip --version >/dev/null 2>&1 || pkgs+=(python3-pip)
+      ;;
+    *) echo "scripts/setup.sh: unknown option $arg (use --hip, --chart and/or --cuda-tools)" >&2; exit 2 ;;
   esac
 done
 need=()
@@ -23,4 +30,11 @@ if ((${#need[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+if ((cuda_tools)) && ! python3 -c "import glob, nvidia, sys; sys.exit(not glob.glob(nvidia.__path__[0] + '/cu*/bin/cuobjdump'))" 2>/dev/null; then
+  echo "==> installing cuobjdump and nvdisasm from PyPI"
+  tools=("nvidia-cuda-cuobjdump==13.*" "nvidia-cuda-nvdisasm==13.*")
+  # Debian's own python3 refuses pip installs into it without --break-system-packages (these add only binaries).
+  python3 -m pip install --quiet "${tools[@]}" 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages "${tools[@]}"
 fi
