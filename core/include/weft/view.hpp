@@ -173,6 +173,10 @@ struct ViewTraits {
   using data_type = DataType;
   using const_data_type = typename impl::rebind_data_type<DataType, const_value_type>::type;
   using non_const_data_type = typename impl::rebind_data_type<DataType, non_const_value_type>::type;
+  /// Kokkos's scalar_array_type: the data type with scalar values (Weft's values are scalars: the data type).
+  using scalar_array_type = data_type;
+  using const_scalar_array_type = const_data_type;
+  using non_const_scalar_array_type = non_const_data_type;
   static constexpr int rank = analysis::rank;
   static constexpr int rank_dynamic = analysis::rank_dynamic;
   static constexpr bool is_managed = !memory_traits::is_unmanaged && !impl::is_scratch_space<memory_space>::value;
@@ -490,6 +494,9 @@ class View {
   using data_type = DataType;
   using const_data_type = typename traits::const_data_type;
   using non_const_data_type = typename traits::non_const_data_type;
+  using scalar_array_type = typename traits::scalar_array_type;
+  using const_scalar_array_type = typename traits::const_scalar_array_type;
+  using non_const_scalar_array_type = typename traits::non_const_scalar_array_type;
   using value_type = typename traits::value_type;
   using const_value_type = typename traits::const_value_type;
   using non_const_value_type = typename traits::non_const_value_type;

@@ -38,7 +38,14 @@ class DualView {
   using t_host_const = typename t_host::const_type;
   using traits = typename t_dev::traits;
   using data_type = DataType;
+  using const_data_type = typename t_dev::const_data_type;
+  using non_const_data_type = typename t_dev::non_const_data_type;
+  using scalar_array_type = typename t_dev::scalar_array_type;
+  using const_scalar_array_type = typename t_dev::const_scalar_array_type;
+  using non_const_scalar_array_type = typename t_dev::non_const_scalar_array_type;
   using value_type = typename t_dev::value_type;
+  using const_value_type = typename t_dev::const_value_type;
+  using non_const_value_type = typename t_dev::non_const_value_type;
   using array_layout = typename t_dev::array_layout;
   using memory_space = typename t_dev::memory_space;
   using execution_space = typename t_dev::execution_space;
