@@ -1,24 +1,20 @@
-// The kernels CI reads instruction by instruction (check_sass.py, ctest label "sass"): compiled for CUDA like any
-// user's file (the cuda preset's architectures and flags), never run. Each kernel's name carries one of the
-// functors or layers below, which is how the checker finds it in the fat binary:
+// The kernels CI reads instruction by instruction (check_sass.py, ctest label "sass") beside the GEMM kernels that
+// tests/linalg/test_linalg.cpp instantiates (every warp layer, slab layout and epilogue it tests): compiled for
+// CUDA like any user's file (the cuda preset's architectures and flags), never run. Each kernel's name carries one
+// of the functors below, which is how the checker finds it in the fat binary:
 //  - parallel_reduce and parallel_scan of double and int64 (SassReduce*, SassScan*): warp shuffles, no local memory;
-//  - the GEMM's warp layers (DmmaWarp, MmaF16Warp for half_t and bhalf_t, MmaTf32Warp, SimtThread): matrix_product
-//    of double, half_t/bhalf_t into float, and float;
 //  - a warp reduction through the intrinsics layer (sass_pair_layer) and the same one written with CUDA's own
 //    intrinsics (sass_pair_raw): the layer must cost no instruction.
 #include <cstdint>
 
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/gpu/warp.hpp>
-#include <weft/linalg.hpp>
 #include <weft/weft.hpp>
 
 namespace weft_sass {
 
 template <class T>
 using DeviceVector = weft::View<T*, weft::CudaSpace>;
-template <class T>
-using DeviceMatrix = weft::View<T**, weft::LayoutLeft, weft::CudaSpace>;
 
 struct SassReduceDouble {
   DeviceVector<const double> x;
@@ -57,16 +53,6 @@ void instantiate() {
   weft::parallel_reduce("sass reduce int64", weft::RangePolicy<weft::Cuda>(exec, 0, n), SassReduceInt64{xl}, l);
   weft::parallel_scan("sass scan double", weft::RangePolicy<weft::Cuda>(exec, 0, n), SassScanDouble{xd});
   weft::parallel_scan("sass scan int64", weft::RangePolicy<weft::Cuda>(exec, 0, n), SassScanInt64{xl});
-
-  const int m = 256;
-  DeviceMatrix<double> ad("A", m, m), bd("B", m, m), cd("C", m, m);
-  weft::linalg::matrix_product(exec, ad, bd, cd);
-  DeviceMatrix<weft::half_t> ah("A", m, m), bh("B", m, m);
-  DeviceMatrix<weft::bhalf_t> ab("A", m, m), bb("B", m, m);
-  DeviceMatrix<float> af("A", m, m), bf("B", m, m), cf("C", m, m);
-  weft::linalg::matrix_product(exec, ah, bh, cf);
-  weft::linalg::matrix_product(exec, ab, bb, cf);
-  weft::linalg::matrix_product(exec, af, bf, cf);
 }
 
 struct SumJoin {
