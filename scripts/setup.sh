@@ -7,7 +7,7 @@
 set -euo pipefail
 cuda_tools=0
 pkgs=(cmake g++ ninja-build ccache doctest-dev libbenchmark-dev libboost-context-dev libopenmpi-dev openmpi-bin
-      libopenblas-dev pkg-config python3 git)
+      libopenblas-dev libopenblas-openmp-dev pkg-config python3 git)
 for arg in "$@"; do
   case "$arg" in
     --hip) pkgs+=(hipcc libamdhip64-dev rocm-device-libs librocprim-dev libomp-15-dev) ;;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <ostream>
 #include <string>
 
 #include <weft/linalg.hpp>
@@ -82,6 +83,42 @@ bool auto_prefers_device_vendor(const char* op, char type, double flops) noexcep
 }
 }  // namespace impl
 const char* vendor_blas_name() noexcept { return WEFT_LINALG_HAS_CBLAS ? "CBLAS (OpenBLAS)" : "none"; }
+
+const char* vendor_blas_threading() noexcept {
+#if WEFT_LINALG_HAS_CBLAS
+  switch (openblas_get_parallel()) {  // the library loaded, not the one configured
+    case 0:
+      return "sequential";
+    case 1:
+      return "pthreads";
+    case 2:
+      return "OpenMP";
+    default:
+      return "unknown";
+  }
+#else
+  return "none";
+#endif
+}
+
+namespace {
+/// --weft-print-configuration's linalg lines: the vendor BLAS and its threading as loaded.
+void print_linalg_configuration(std::ostream& os) {
+  os << "  linalg: vendor BLAS " << vendor_blas_name();
+#if WEFT_LINALG_HAS_CBLAS
+  const std::string threading = vendor_blas_threading();
+  os << " (" << openblas_get_config() << "), threading: " << threading << ", " << openblas_get_num_threads()
+     << " threads";
+  if (threading == "pthreads")
+    os << " (its own thread pool: beside Weft's OpenMP threads they compete for the cores; "
+          "libopenblas-openmp-dev gives the OpenMP build)";
+  else if (threading == "OpenMP")
+    os << " (the OpenMP runtime's threads, shared with Weft's OpenMP backend)";
+#endif
+  os << "\n";
+}
+const bool g_linalg_printer = (weft::impl::add_configuration_printer(&print_linalg_configuration), true);
+}  // namespace
 
 namespace impl {
 #if WEFT_LINALG_HAS_CBLAS

@@ -61,6 +61,9 @@ bool tf32_allowed();
 /// Whether a vendor BLAS was found at configure time (and its name).
 bool has_vendor_blas() noexcept;
 const char* vendor_blas_name() noexcept;
+/// How the vendor BLAS loaded in this process runs its threads: "OpenMP" (the OpenMP runtime's, shared with Weft's
+/// OpenMP backend), "pthreads" (a pool of its own), "sequential", or "none" without a vendor BLAS.
+const char* vendor_blas_threading() noexcept;
 
 namespace impl {
 /// The type a scale factor of an operand with elements T is kept in (float for the 16-bit types).
