@@ -35,10 +35,6 @@ def load(path):
     return data.get("context", {}), runs
 
 
-def median(rows, key):
-    return statistics.median(r[key] for r in rows)
-
-
 def best(rows, key):
     return max(r[key] for r in rows) if key == "bytes_per_second" else min(r[key] for r in rows)
 

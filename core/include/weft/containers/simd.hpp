@@ -153,18 +153,6 @@ WEFT_INLINE_FUNCTION void fill_lanes(S& s, F&& f, std::index_sequence<I...>) {
   ((s[I] = f(std::integral_constant<std::size_t, I>())), ...);
 }
 
-template <class T, class BinaryOperation>
-WEFT_INLINE_FUNCTION constexpr T identity_of() {
-  if constexpr (std::is_same_v<BinaryOperation, std::multiplies<>> ||
-                std::is_same_v<BinaryOperation, std::multiplies<T>>)
-    return T(1);
-  else if constexpr (std::is_same_v<BinaryOperation, std::bit_and<>> ||
-                     std::is_same_v<BinaryOperation, std::bit_and<T>>)
-    return T(~T());
-  else
-    return T();
-}
-
 template <class G, class T>
 inline constexpr bool is_generator_v = std::is_invocable_r_v<T, G, std::integral_constant<std::size_t, 0>>;
 
@@ -458,7 +446,6 @@ class basic_simd<T, simd_abi::fixed_size<N>> {
 #endif
   }
   WEFT_FORCEINLINE_FUNCTION T operator[](std::size_t i) const { return m_v[int(i)]; }
-  WEFT_FORCEINLINE_FUNCTION const storage_type& impl_data() const { return m_v; }
 
   WEFT_FORCEINLINE_FUNCTION basic_simd operator-() const { return basic_simd(storage_type(-m_v)); }
   WEFT_FORCEINLINE_FUNCTION basic_simd operator+() const { return *this; }
