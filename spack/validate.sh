@@ -177,11 +177,13 @@ if ((build)); then
   prefix=$(spack -e "$work/openmp" location -i weft) || die "spack location"
   echo "installed at $prefix"
 
-  step "the installed weft: its configuration (OpenMP backend, OpenBLAS's OpenMP build, MPI)"
-  conf=$("$prefix/bin/weft-stream" --weft-print-configuration 2>&1) || { echo "$conf"; die "weft-stream"; }
+  step "the installed weft: its configuration (OpenMP backend, OpenBLAS's OpenMP build) and a run of weft-gemm"
+  conf=$("$prefix/bin/weft-gemm" --weft-print-configuration --sizes 96 --types double,float --reps 1 2>&1) ||
+    { echo "$conf"; die "weft-gemm"; }
   echo "$conf"
-  grep -q "OpenMP" <<<"$conf" || die "the OpenMP backend is not in the installed build's configuration"
-  grep -qi "blas.*openmp" <<<"$conf" || die "the installed build does not report OpenBLAS's OpenMP build"
+  grep -q "backends: .*OpenMP" <<<"$conf" || die "the OpenMP backend is not in the installed build's configuration"
+  grep -q "threading: OpenMP" <<<"$conf" || die "the installed build does not run OpenBLAS's OpenMP build"
+  grep -q "Validation: PASSED" <<<"$conf" || die "weft-gemm did not validate"
 
   step "out-of-tree consumer (tests/consumer) against the Spack-installed prefix"
   cmake -S "$repo/tests/consumer" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null || die "configure"
