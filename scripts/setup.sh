@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building and testing Weft needs on Debian 12 (as root, or with sudo), skipping what is there.
-# usage: scripts/setup.sh [--hip] [--chart] [--cuda-tools]   (--hip adds Debian's hipcc/ROCm packages for the hip
-# preset; --chart adds python3-matplotlib, which weft-bench draws the suite's chart with: scripts/demo.sh asks for it;
-# --cuda-tools adds cuobjdump and nvdisasm from PyPI (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm: the CUDA toolkit
-# here lacks them), which the cuda presets' SASS checks (ctest -L sass) read the kernels' machine code with)
+# usage: scripts/setup.sh [--hip] [--chart] [--cuda-tools] [--slurm]
+#   --hip         Debian's hipcc/ROCm packages for the hip preset
+#   --chart       python3-matplotlib, which weft-bench draws the suite's chart with (scripts/demo.sh asks for it)
+#   --cuda-tools  cuobjdump and nvdisasm from PyPI (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm: the CUDA toolkit here
+#                 lacks them), which the cuda presets' SASS checks (ctest -L sass) read the kernels' machine code with
+#   --slurm       Debian's Slurm and munge, which scripts/slurm-local.sh runs as a one-node cluster (ctest -L slurm)
 set -euo pipefail
 cuda_tools=0
 pkgs=(cmake g++ ninja-build ccache doctest-dev libbenchmark-dev libboost-context-dev libopenmpi-dev openmpi-bin
@@ -12,11 +14,12 @@ for arg in "$@"; do
   case "$arg" in
     --hip) pkgs+=(hipcc libamdhip64-dev rocm-device-libs librocprim-dev libomp-15-dev) ;;
     --chart) pkgs+=(python3-matplotlib) ;;
+    --slurm) pkgs+=(slurmctld slurmd slurm-client munge) ;;
     --cuda-tools)
       cuda_tools=1
       python3 -m pip --version >/dev/null 2>&1 || pkgs+=(python3-pip)
       ;;
-    *) echo "scripts/setup.sh: unknown option $arg (use --hip, --chart and/or --cuda-tools)" >&2; exit 2 ;;
+    *) echo "scripts/setup.sh: unknown option $arg (use --hip, --chart, --cuda-tools and/or --slurm)" >&2; exit 2 ;;
   esac
 done
 need=()

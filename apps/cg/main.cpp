@@ -335,6 +335,8 @@ int run(const Options& o, const weft::comm::Communicator& world) {
     res.validation = buf;
     res.metrics = {{"iterations", double(it)},
                    {"residual", rel},
+                   {"max_error", err},
+                   {"max_error_limit", err_limit},
                    {"seconds", elapsed},
                    {"spmv_gflops", spmv_flops / spmv_s * 1e-9},
                    {"dot_gflops", dot_flops / dot_s * 1e-9},

@@ -214,7 +214,7 @@ struct Result {
   static std::string number(double v) {
     if (!std::isfinite(v)) return "null";
     char b[64];
-    std::snprintf(b, sizeof b, "%.6g", v);
+    std::snprintf(b, sizeof b, "%.17g", v);  // round-trips: answers are compared across runs
     return b;
   }
   std::string json() const {
