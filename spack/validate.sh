@@ -55,10 +55,13 @@ die() {
 # Spack reads and writes nothing of the user's or the site's configuration: only the environments below.
 export SPACK_DISABLE_LOCAL_CONFIG=1 SPACK_USER_CONFIG_PATH="$work/user" SPACK_USER_CACHE_PATH="$work/cache"
 nonet=()
-if unshare -n true 2>/dev/null; then
-  nonet=(unshare -n)
+if unshare -n true 2>/dev/null && command -v ip >/dev/null; then
+  # Only the loopback interface, up: Open MPI's compiler wrappers and the MPI tests need one interface (without it
+  # mpicxx prints "unable to find network interfaces" and CMake's FindMPI misreads its include folders).
+  nonet=(unshare -n sh -c 'ip link set lo up && exec "$@"' sh)
 else
-  echo "note: cannot make a network namespace here (unshare -n needs root); downloads are prevented by configuration only"
+  echo "note: cannot make a network namespace here (unshare -n needs root, ip needs iproute2); downloads are prevented" \
+    "by configuration only"
 fi
 spack() { "${nonet[@]}" "$spack_root/bin/spack" "$@"; }
 
@@ -161,6 +164,11 @@ spack -e "$work/matrix" info weft || die
 
 step "concretization matrix (spack/concretize_matrix.py)"
 spack -e "$work/matrix" python "$repo/spack/concretize_matrix.py" || die
+
+step "the example environment spack/spack.yaml concretizes (its repository path pointed at this checkout)"
+mkdir -p "$work/example"
+sed "s#/path/to/weft/spack#$repo/spack#" "$repo/spack/spack.yaml" >"$work/example/spack.yaml"
+spack -e "$work/example" concretize -f || die
 
 if ((build)); then
   # A copy of the working tree (tracked and untracked files, not build folders): Spack builds a develop spec in
