@@ -5,7 +5,8 @@
 #   --chart       python3-matplotlib, which weft-bench draws the suite's chart with (scripts/demo.sh asks for it)
 #   --cuda-tools  cuobjdump and nvdisasm from PyPI (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm: the CUDA toolkit here
 #                 lacks them), which the cuda presets' SASS checks (ctest -L sass) read the kernels' machine code with
-#   --slurm       Debian's Slurm and munge, which scripts/slurm-local.sh runs as a one-node cluster (ctest -L slurm)
+#   --slurm       Debian's Slurm, munge, slurmdbd and MariaDB, which scripts/slurm-local.sh runs as a one-node cluster
+#                 with accounting (ctest -L slurm)
 set -euo pipefail
 cuda_tools=0
 pkgs=(cmake g++ ninja-build ccache doctest-dev libbenchmark-dev libboost-context-dev libopenmpi-dev openmpi-bin
@@ -14,7 +15,7 @@ for arg in "$@"; do
   case "$arg" in
     --hip) pkgs+=(hipcc libamdhip64-dev rocm-device-libs librocprim-dev libomp-15-dev) ;;
     --chart) pkgs+=(python3-matplotlib) ;;
-    --slurm) pkgs+=(slurmctld slurmd slurm-client munge) ;;
+    --slurm) pkgs+=(slurmctld slurmd slurm-client munge slurmdbd mariadb-server) ;;
     --cuda-tools)
       cuda_tools=1
       python3 -m pip --version >/dev/null 2>&1 || pkgs+=(python3-pip)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A throw-away one-node Slurm cluster on this machine, for trying Weft's job scripts as on a cluster.
 #
-# usage: scripts/slurm-local.sh start|stop|status [--slots N] [--gpus N]
+# usage: scripts/slurm-local.sh start|stop|status [--slots N] [--gpus N] [--accounting]
 #
 #   start    installs Debian's Slurm (slurmctld, slurmd, munge) when missing, writes a configuration for one node
 #            named after this host with N task slots (default: max(4, CPUs)) in a CPU partition "cpu"
@@ -9,23 +9,25 @@
 #            folder; then waits until the node is idle. Prints the `export SLURM_CONF=...` clients need.
 #            --gpus N declares N count-only GPUs (gres/gpu without device files: no GPU is there) so that GPU job
 #            scripts can be submitted and checked; without it the node has none, as a CPU partition.
+#            --accounting adds job accounting (sacct): a MariaDB server and slurmdbd, also under the state folder
+#            (Debian's mariadb-server and slurmdbd, installed when missing).
 #   stop     stops the daemons it started and removes the state folder (no daemon left, nothing left behind)
 #   status   says whether it runs, with sinfo's view
 #
 # The state folder is $WEFT_SLURM_DIR (default /tmp/weft-slurm). It refuses to start beside a Slurm this script
 # did not start (a slurm.conf under /etc/slurm, or slurmctld/slurmd running), and never touches /etc/slurm.
-# Accounting (sacct) needs slurmdbd and a database, which this one-node set-up leaves out: job results are read
-# from the jobs' own output and JSON files.
 set -euo pipefail
 dir=${WEFT_SLURM_DIR:-/tmp/weft-slurm}
 cmd=${1:-}
 shift || true
 slots=""
 gpus=0
+accounting=0
 while (($#)); do
   case "$1" in
     --slots) slots="$2"; shift 2 ;;
     --gpus) gpus="$2"; shift 2 ;;
+    --accounting) accounting=1; shift ;;
     *) echo "scripts/slurm-local.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -49,7 +51,7 @@ free_port() {  # a TCP port nothing listens on (a taken port would stop slurmctl
 
 stop() {
   local stopped=0
-  for name in slurmd slurmctld munged; do
+  for name in slurmd slurmctld slurmdbd mariadbd munged; do
     local pidfile="$dir/run/$name.pid"
     if pid_alive "$pidfile"; then
       local pid
@@ -79,14 +81,20 @@ case "$cmd" in
         "or a slurmctld/slurmd process): refusing to start another beside it" >&2
       exit 1
     fi
-    if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null ||
-      ! command -v srun >/dev/null; then
-      echo "==> installing Slurm (Debian's slurmctld, slurmd, slurm-client, munge)"
+    need=()
+    for c in slurmctld:slurmctld slurmd:slurmd srun:slurm-client munged:munge; do
+      command -v "${c%%:*}" >/dev/null || need+=("${c#*:}")
+    done
+    if ((accounting)); then
+      for c in slurmdbd:slurmdbd mariadbd:mariadb-server; do command -v "${c%%:*}" >/dev/null || need+=("${c#*:}"); done
+    fi
+    if ((${#need[@]})); then
+      echo "==> installing ${need[*]} (Debian's)"
       SUDO=""
       [ "$(id -u)" -ne 0 ] && SUDO="sudo"
       export DEBIAN_FRONTEND=noninteractive
       $SUDO apt-get update -qq
-      $SUDO apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null
+      $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
     fi
     [ "$(id -u)" -eq 0 ] || { echo "scripts/slurm-local.sh: start needs root (slurmd runs jobs as their users)" >&2; exit 1; }
     rm -rf "$dir"
@@ -129,8 +137,6 @@ SelectTypeParameters=CR_CPU
 MpiDefault=none
 ReturnToService=2
 SchedulerType=sched/backfill
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/filetxt
 JobCompLoc=$dir/log/jobcomp.txt
 InactiveLimit=0
@@ -150,6 +156,60 @@ EOF
       echo "Name=gpu File=$dir/dev/gpu[0-$((gpus - 1))]" >"$dir/gres.conf"  # slurmd reads it next to slurm.conf
     fi
     export SLURM_CONF="$conf"
+    if ((accounting)); then
+      # A MariaDB server of its own (socket and port under the state folder), the database slurmdbd writes, and
+      # slurmdbd; the cluster is registered before slurmctld starts.
+      dbport=$(free_port)
+      dbdport=$(free_port)
+      mkdir -p "$dir/db"
+      mariadb-install-db --no-defaults --datadir="$dir/db/data" --user=root --auth-root-authentication-method=socket \
+        --skip-test-db >"$dir/log/mariadb-install.log" 2>&1 ||
+        { tail "$dir/log/mariadb-install.log"; echo "scripts/slurm-local.sh: mariadb-install-db failed" >&2; stop >/dev/null; exit 1; }
+      mariadbd --no-defaults --datadir="$dir/db/data" --socket="$dir/db/mysql.sock" --port="$dbport" \
+        --bind-address=127.0.0.1 --user=root --skip-name-resolve --pid-file="$dir/run/mariadbd.pid" \
+        --log-error="$dir/log/mariadbd.log" >/dev/null 2>&1 &
+      for i in $(seq 80); do
+        [ -S "$dir/db/mysql.sock" ] && break
+        [ "$i" -eq 80 ] && { log_tail; echo "scripts/slurm-local.sh: MariaDB did not start" >&2; stop >/dev/null; exit 1; }
+        sleep 0.25
+      done
+      mariadb --no-defaults -S "$dir/db/mysql.sock" -u root -e "CREATE DATABASE slurm_acct_db;
+        CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY 'weft-local'; GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" ||
+        { log_tail; echo "scripts/slurm-local.sh: could not create the accounting database" >&2; stop >/dev/null; exit 1; }
+      cat >"$dir/slurmdbd.conf" <<EOF
+# Written by Weft's scripts/slurm-local.sh (read by slurmdbd next to slurm.conf).
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge/munge.socket
+DbdHost=localhost
+DbdPort=$dbdport
+SlurmUser=root
+PidFile=$dir/run/slurmdbd.pid
+LogFile=$dir/log/slurmdbd.log
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$dbport
+StorageUser=slurm
+StoragePass=weft-local
+StorageLoc=slurm_acct_db
+EOF
+      chmod 600 "$dir/slurmdbd.conf"
+      cat >>"$conf" <<EOF
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=localhost
+AccountingStoragePort=$dbdport
+AccountingStoragePass=$dir/munge/munge.socket
+JobAcctGatherType=jobacct_gather/linux
+EOF
+      slurmdbd || { log_tail; echo "scripts/slurm-local.sh: slurmdbd did not start" >&2; stop >/dev/null; exit 1; }
+      for i in $(seq 80); do
+        timeout 5 sacctmgr -i add cluster weft-local >/dev/null 2>&1 && break
+        [ "$i" -eq 80 ] && { log_tail; echo "scripts/slurm-local.sh: slurmdbd does not answer" >&2; stop >/dev/null; exit 1; }
+        sleep 0.25
+      done
+    else
+      echo "AccountingStorageType=accounting_storage/none" >>"$conf"
+      echo "JobAcctGatherType=jobacct_gather/none" >>"$conf"
+    fi
     slurmctld -f "$conf" ||
       { log_tail; echo "scripts/slurm-local.sh: slurmctld did not start" >&2; stop >/dev/null; exit 1; }
     slurmd -f "$conf" ||
@@ -166,7 +226,7 @@ EOF
       fi
       sleep 0.5
     done
-    echo "local Slurm running: node $host, $slots task slots, partition cpu"
+    echo "local Slurm running: node $host, $slots task slots$( ((gpus)) && echo ", $gpus GPUs"), partition cpu$( ((accounting)) && echo ", accounting (sacct)")"
     echo "export SLURM_CONF=$conf"
     ;;
   stop)

@@ -6,7 +6,7 @@
 # Installs the build into a temporary prefix, starts the local Slurm (no GPUs), submits apps/slurm/suite-cpu.sbatch
 # at size small on 2 tasks and checks its per-app JSON files and summary; runs weft-heat on 3 ranks and weft-cg on
 # 4 ranks with srun and compares their answers with one-rank runs; submits a job whose app fails validation and
-# checks that the job FAILED; checks that the GPU script is refused with a gres error on a node without GPUs and
+# checks that the job FAILED (in sacct too, when slurmdbd and MariaDB are installed); checks that the GPU script is refused with a gres error on a node without GPUs and
 # accepted (sbatch --test-only) on one with 4 declared GPUs; stops Slurm and checks nothing is left running.
 # Without Slurm installed it is skipped (exit 77) unless WEFT_SLURM_REQUIRED=1; it needs root. Every Slurm command
 # runs under a timeout, so a daemon that does not answer fails the test with its log instead of hanging it.
@@ -57,7 +57,14 @@ prefix="$tmp/prefix"
 [ -x "$prefix/bin/weft-heat" ] && [ -x "$prefix/bin/weft-cg" ] || fail "the install has no MPI apps (build with MPI)"
 
 echo "==> start the local Slurm"
-t 60 bash "$slurm_local" start || fail "scripts/slurm-local.sh start"
+# With MariaDB and slurmdbd installed (scripts/setup.sh --slurm) the cluster keeps accounts, and sacct is checked.
+accounting=()
+if command -v mariadbd >/dev/null && command -v slurmdbd >/dev/null; then
+  accounting=(--accounting)
+elif [ "${WEFT_SLURM_REQUIRED:-0}" = 1 ]; then
+  fail "WEFT_SLURM_REQUIRED=1 but slurmdbd or mariadb-server is missing (bash scripts/setup.sh --slurm)"
+fi
+t 90 bash "$slurm_local" start "${accounting[@]}" || fail "scripts/slurm-local.sh start"
 started=1
 export SLURM_CONF="$WEFT_SLURM_DIR/slurm.conf"
 mpi="--mpi=pmix"
@@ -83,6 +90,24 @@ grep -Eq "^weft-heat +[A-Za-z]+ +2 .*PASSED" "$out" || { tail -12 "$out"; fail "
 grep -q "exit status 0" "$out" || fail "the job's last line does not report exit status 0"
 echo "job $job: five apps PASSED, two of them on 2 ranks; summary table:"
 sed -n '/^app /,/^$/p' "$out"
+# sacct_state JOBID: the job's state in the accounts once it has reached them (they are written asynchronously)
+sacct_state() {
+  local s=""
+  for _ in $(seq 40); do
+    s=$(t 10 sacct -n -P -X -j "$1" --format=State 2>/dev/null | head -1)
+    case "$s" in COMPLETED | FAILED | CANCELLED* | TIMEOUT | OUT_OF_MEMORY | NODE_FAIL) break ;; esac
+    sleep 0.25
+  done
+  echo "$s"
+}
+if ((${#accounting[@]})); then
+  [ "$(sacct_state "$job")" = COMPLETED ] || fail "sacct: job $job is '$(sacct_state "$job")', expected COMPLETED"
+  steps=$(t 10 sacct -n -P -j "$job" --format=JobID,JobName,NTasks,State)
+  echo "sacct -j $job:"
+  echo "$steps"
+  grep -q "^$job\.[0-9]*|weft-heat|2|COMPLETED$" <<<"$steps" || fail "sacct shows no weft-heat step of 2 tasks"
+  grep -q "^$job\.[0-9]*|weft-cg|2|COMPLETED$" <<<"$steps" || fail "sacct shows no weft-cg step of 2 tasks"
+fi
 
 # The apps' answers (heat: the sum of the computed field; cg: the distance to the exact solution) depend on the rank
 # split only through the order of additions: they must agree with one rank to the apps' own tolerances.
@@ -129,6 +154,10 @@ bad=${bad_out%%;*}
 state=$(t 20 scontrol show job "$bad" | grep -o "JobState=[A-Z_]*")
 [ "$state" = "JobState=FAILED" ] || fail "job $bad: $state, expected JobState=FAILED"
 grep -Eq "^weft-stream .*FAILED" "$tmp/jobs/weft-bench-$bad.out" || fail "job $bad's summary does not show FAILED"
+if ((${#accounting[@]})); then
+  [ "$(sacct_state "$bad")" = FAILED ] || fail "sacct: job $bad is '$(sacct_state "$bad")', expected FAILED"
+  state="$state (sacct: FAILED)"
+fi
 echo "job $bad: $state, sbatch --wait exit $bad_code"
 
 echo "==> the GPU script on a node without GPUs: refused, naming the missing GPUs"
@@ -153,7 +182,7 @@ echo "==> stop: no daemon left, the state folder removed"
 bash "$slurm_local" stop || fail "scripts/slurm-local.sh stop"
 started=0
 sleep 0.5
-for d in slurmctld slurmd; do
+for d in slurmctld slurmd slurmdbd mariadbd; do
   pgrep -x "$d" >/dev/null && fail "$d still runs after stop"
 done
 pgrep -f "munged.*$WEFT_SLURM_DIR" >/dev/null && fail "munged still runs after stop"
