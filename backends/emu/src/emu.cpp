@@ -459,6 +459,21 @@ void async_wait(unsigned pending_groups) {
   self->copies.resize(kept);
 }
 
+int device_count() {
+  // WEFT_EMU_DEVICES=N: N devices that are all this one emulated machine, so that choosing a device per rank
+  // (--weft-device-id, WEFT_MAP_DEVICE_ID_BY=mpi_rank) can be exercised without GPUs.
+  static const int n = [] {
+    const char* d = std::getenv("WEFT_EMU_DEVICES");
+    if (!d || !*d) return 1;
+    char* end = nullptr;
+    const long v = std::strtol(d, &end, 10);
+    if (*end != '\0' || v < 1 || v > 64)
+      throw Error(std::string("WEFT_EMU_DEVICES=") + d + " is not a number of devices from 1 to 64");
+    return static_cast<int>(v);
+  }();
+  return n;
+}
+
 int multiprocessor_count() {
   static const int n = [] {
     const char* w = std::getenv("WEFT_EMU_WORKERS");

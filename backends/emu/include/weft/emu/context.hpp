@@ -81,5 +81,7 @@ inline constexpr int max_threads_per_block = 1024;
 /// As sm_90's opt-in maximum (227 KiB), so that kernels sized for Hopper run here.
 inline constexpr std::size_t max_shared_per_block = 227 * 1024;
 int multiprocessor_count();
+/// Devices the emulator presents (WEFT_EMU_DEVICES, default 1); all are the one emulated machine.
+int device_count();
 
 }  // namespace weft::impl::emu

@@ -40,15 +40,15 @@ struct EmuApi {
   static constexpr const char* device_space = "GpuEmuSpace";
   static constexpr const char* architectures = "emu";
   static constexpr const char* architectures_option = "WEFT_ENABLE_GPU_EMULATION";
-  static constexpr const char* no_device_advice = "the emulator always has one device";
+  static constexpr const char* no_device_advice = "the emulator always has a device";
   static const char* error_name(error_t e) { return emu::status_name(e); }
   static const char* error_string(error_t e) { return emu::status_string(e); }
   static error_t get_last_error() { return emu::get_last_error(); }
   static error_t device_count(int* n) {
-    *n = 1;
+    *n = emu::device_count();
     return success;
   }
-  static error_t set_device(int d) { return d == 0 ? success : emu::Status::invalid_value; }
+  static error_t set_device(int d) { return d >= 0 && d < emu::device_count() ? success : emu::Status::invalid_value; }
   static error_t device_sync() { return emu::device_sync(); }
   static int multiprocessor_count(int) { return emu::multiprocessor_count(); }
   static std::size_t shared_per_block(int) { return emu::max_shared_per_block; }
