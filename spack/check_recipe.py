@@ -40,11 +40,24 @@ class ROCmPackage(_Base):
 
 
 pkg.CMakePackage, pkg.CudaPackage, pkg.ROCmPackage = CMakePackage, CudaPackage, ROCmPackage
+build_systems = types.ModuleType("spack.build_systems")
+cmake_module = types.ModuleType("spack.build_systems.cmake")
+
+
+class CMakeBuilder(_Base):
+    pass
+
+
+cmake_module.CMakeBuilder = CMakeBuilder
+build_systems.cmake = cmake_module
 pkg.working_dir = lambda *a, **k: None
 pkg.ctest = lambda *a, **k: None
 pkg.__all__ = [n for n in dir(pkg) if not n.startswith("_")]
 sys.modules["spack"] = types.ModuleType("spack")
 sys.modules["spack.package"] = pkg
+sys.modules["spack"].build_systems = build_systems
+sys.modules["spack.build_systems"] = build_systems
+sys.modules["spack.build_systems.cmake"] = cmake_module
 
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -52,8 +65,10 @@ here = os.path.dirname(os.path.abspath(__file__))
 def load(name, cls_name):
     calls.clear()
     path = os.path.join(here, "packages", name, "package.py")
+    global namespace_of_last_load
     namespace = {}
     exec(compile(open(path).read(), path, "exec"), namespace)
+    namespace_of_last_load = namespace
     assert cls_name in namespace, f"{path} must define class {cls_name}"
     return path, namespace[cls_name], open(path).read()
 
@@ -69,6 +84,9 @@ missing = {"openmp", "mpi", "nccl", "blas", "tests", "apps"} - variants
 assert not missing, f"variants missing: {missing}"
 assert any(c[0] == "depends_on" and c[1][0].startswith("cmake@3.25") for c in calls), "cmake@3.25: dependency"
 assert hasattr(cls, "cmake_args"), "cmake_args"
+builder = namespace_of_last_load.get("CMakeBuilder")
+assert builder is not None and issubclass(builder, CMakeBuilder) and hasattr(builder, "check"), \
+    "the recipe's tests run from a CMakeBuilder subclass's check() (Spack's builders own the build directory)"
 # Every variable the recipe hands CMake must be one Weft's CMake files know (a renamed option is otherwise ignored).
 root = os.path.dirname(here)
 cmake_text = ""

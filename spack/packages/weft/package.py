@@ -1,5 +1,6 @@
 # Spack recipe for Weft (a repository of its own: `spack repo add <weft>/spack`). Validated with Spack itself by
 # spack/validate.sh (concretization of every variant combination, a build, test and install from the local source).
+import spack.build_systems.cmake
 from spack.package import *
 
 
@@ -88,6 +89,11 @@ class Weft(CMakePackage, CudaPackage, ROCmPackage):
             args.append(self.define("WEFT_ROCPRIM_INCLUDE_DIR", spec["rocprim"].prefix.include))
         return args
 
+
+class CMakeBuilder(spack.build_systems.cmake.CMakeBuilder):
+    # Spack's builders own the build directory: a check() on the package class cannot see it (Spack 0.22 fails
+    # with "'Weft' object has no attribute 'build_directory'"), so it lives here.
     def check(self):
+        """`spack install --test=root`: the whole ctest suite, with the output of any failing test."""
         with working_dir(self.build_directory):
-            ctest("--output-on-failure")
+            ctest("--output-on-failure", f"-j{make_jobs}")
