@@ -83,10 +83,12 @@ variants = {c[1][0] for c in calls if c[0] == "variant"}
 missing = {"openmp", "mpi", "nccl", "blas", "tests", "apps"} - variants
 assert not missing, f"variants missing: {missing}"
 assert any(c[0] == "depends_on" and c[1][0].startswith("cmake@3.25") for c in calls), "cmake@3.25: dependency"
-assert hasattr(cls, "cmake_args"), "cmake_args"
+# Once a package defines a builder, Spack reads cmake_args and check from it only (cmake_args on the package class
+# is then silently ignored).
 builder = namespace_of_last_load.get("CMakeBuilder")
-assert builder is not None and issubclass(builder, CMakeBuilder) and hasattr(builder, "check"), \
-    "the recipe's tests run from a CMakeBuilder subclass's check() (Spack's builders own the build directory)"
+assert builder is not None and issubclass(builder, CMakeBuilder), "the recipe defines a CMakeBuilder subclass"
+assert hasattr(builder, "cmake_args") and hasattr(builder, "check"), "cmake_args and check() on the CMakeBuilder"
+assert not hasattr(cls, "cmake_args"), "cmake_args on the package class would be ignored beside a CMakeBuilder"
 # Every variable the recipe hands CMake must be one Weft's CMake files know (a renamed option is otherwise ignored).
 root = os.path.dirname(here)
 cmake_text = ""

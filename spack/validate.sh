@@ -7,7 +7,8 @@
 #                github.com/manuel-g-castro/spack, June 2024); nothing is written into it
 #   --work DIR   where the throw-away Spack configuration, environments, build stage and install tree go
 #                (default: a new folder under ${TMPDIR:-/tmp}); removed at the end unless --keep or a step failed
-#   --no-build   stop after the concretization checks (a minute instead of ~25)
+#   --no-build   stop after the concretization checks (about 10 minutes instead of about 25)
+#   --no-matrix  skip the concretization matrix (to rerun the build steps)
 #
 # Steps: Debian's packages (scripts/setup.sh --hip) and clingo (pip) when missing; a Spack environment whose
 # packages are all externals (not buildable) and whose mirrors are none; `spack audit packages`, `spack info`; the
@@ -20,13 +21,14 @@
 # Exits non-zero on the first failed step, naming it.
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-usage() { sed -n '3,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
-spack_root="" work="" keep=0 build=1
+usage() { sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+spack_root="" work="" keep=0 build=1 matrix=1
 while (($#)); do
   case "$1" in
     --work) work="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     --no-build) build=0; shift ;;
+    --no-matrix) matrix=0; shift ;;
     -h|--help) usage ;;
     -*) echo "spack/validate.sh: unknown option $1" >&2; usage ;;
     *) spack_root="$1"; shift ;;
@@ -162,8 +164,10 @@ spack -e "$work/matrix" audit packages weft doctest || die
 step "spack info weft"
 spack -e "$work/matrix" info weft || die
 
-step "concretization matrix (spack/concretize_matrix.py)"
-spack -e "$work/matrix" python "$repo/spack/concretize_matrix.py" || die
+if ((matrix)); then
+  step "concretization matrix (spack/concretize_matrix.py)"
+  spack -e "$work/matrix" python "$repo/spack/concretize_matrix.py" || die
+fi
 
 step "the example environment spack/spack.yaml concretizes (its repository path pointed at this checkout)"
 mkdir -p "$work/example"
@@ -184,6 +188,13 @@ if ((build)); then
   spack -e "$work/openmp" install --test=root --show-log-on-error || die
   prefix=$(spack -e "$work/openmp" location -i weft) || die "spack location"
   echo "installed at $prefix"
+  grep -q 'Weft_ENABLED_BACKENDS "Serial;OpenMP"' "$prefix/lib/cmake/Weft/WeftConfig.cmake" &&
+    grep -q 'set(Weft_MPI ON)' "$prefix/lib/cmake/Weft/WeftConfig.cmake" ||
+    die "the installed Weft is not the configuration asked for (Serial + OpenMP backends, MPI on)"
+  tests_log="$prefix/.spack/install-time-test-log.txt"
+  grep -q "100% tests passed" "$tests_log" && grep -Eq "test_comm_mpi4 .*Passed" "$tests_log" ||
+    die "Spack's test run ($tests_log) did not pass every test, MPI tests on 4 ranks included"
+  echo "spack install --test=root: $(grep -E '^[0-9]+% tests passed' "$tests_log")"
 
   step "the installed weft: its configuration (OpenMP backend, OpenBLAS's OpenMP build) and a run of weft-gemm"
   conf=$("$prefix/bin/weft-gemm" --weft-print-configuration --sizes 96 --types double,float --reps 1 2>&1) ||
@@ -205,6 +216,15 @@ if ((build)); then
   spack -e "$work/cuda" install --show-log-on-error || die
   cprefix=$(spack -e "$work/cuda" location -i weft) || die "spack location"
   ls "$cprefix/lib"/libweft* >/dev/null || die "no libweft under $cprefix/lib"
+  grep -q 'Weft_ENABLED_BACKENDS "Serial;OpenMP;Cuda"' "$cprefix/lib/cmake/Weft/WeftConfig.cmake" ||
+    die "the installed +cuda Weft has no CUDA backend"
+  cuobjdump=$(python3 -c "import glob, nvidia; print((glob.glob(nvidia.__path__[0] + '/cu*/bin/cuobjdump') + [''])[0])" \
+    2>/dev/null || true)
+  if [ -n "$cuobjdump" ]; then
+    "$cuobjdump" --list-elf "$cprefix/lib/libweft_linalg.a" | grep -q "sm_90" ||
+      die "the installed libweft_linalg.a holds no sm_90 machine code"
+    echo "libweft_linalg.a: $("$cuobjdump" --list-elf "$cprefix/lib/libweft_linalg.a" | grep -c sm_90) sm_90 cubins"
+  fi
 fi
 
 step "validated in $(($(date +%s) - start)) s"

@@ -56,6 +56,11 @@ class Weft(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("benchmark", when="+perf")
     depends_on("python@3:", type="run", when="+apps")  # weft-bench
 
+
+class CMakeBuilder(spack.build_systems.cmake.CMakeBuilder):
+    # Spack's builders own the build: a check() on the package class cannot see the build directory (Spack 0.22
+    # fails with "'Weft' object has no attribute 'build_directory'"), and once a package defines a builder, Spack
+    # reads cmake_args from it alone (on the package class it was silently ignored: a +cuda build without CUDA).
     def cmake_args(self):
         spec = self.spec
         args = [
@@ -68,7 +73,7 @@ class Weft(CMakePackage, CudaPackage, ROCmPackage):
             self.define_from_variant("WEFT_ENABLE_BOUNDS_CHECK", "bounds_check"),
             self.define_from_variant("WEFT_ENABLE_APPS", "apps"),
             self.define_from_variant("WEFT_ENABLE_PERF", "perf"),
-            self.define("WEFT_ENABLE_TESTS", spec.satisfies("+tests") or self.run_tests),
+            self.define("WEFT_ENABLE_TESTS", spec.satisfies("+tests") or self.pkg.run_tests),
             self.define_from_variant("WEFT_ENABLE_CUDA", "cuda"),
             self.define_from_variant("WEFT_ENABLE_HIP", "rocm"),
         ]
@@ -89,10 +94,6 @@ class Weft(CMakePackage, CudaPackage, ROCmPackage):
             args.append(self.define("WEFT_ROCPRIM_INCLUDE_DIR", spec["rocprim"].prefix.include))
         return args
 
-
-class CMakeBuilder(spack.build_systems.cmake.CMakeBuilder):
-    # Spack's builders own the build directory: a check() on the package class cannot see it (Spack 0.22 fails
-    # with "'Weft' object has no attribute 'build_directory'"), so it lives here.
     def check(self):
         """`spack install --test=root`: the whole ctest suite, with the output of any failing test."""
         with working_dir(self.build_directory):
