@@ -6,8 +6,9 @@
 # Installs the build into a temporary prefix, starts the local Slurm (no GPUs), submits apps/slurm/suite-cpu.sbatch
 # at size small on 2 tasks and checks its per-app JSON files and summary; runs weft-heat on 3 ranks and weft-cg on
 # 4 ranks with srun and compares their answers with one-rank runs; submits a job whose app fails validation and
-# checks that the job FAILED (in sacct too, when slurmdbd and MariaDB are installed); checks that the GPU script is refused with a gres error on a node without GPUs and
-# accepted (sbatch --test-only) on one with 4 declared GPUs; stops Slurm and checks nothing is left running.
+# checks that the job FAILED (in sacct too, when slurmdbd and MariaDB are installed); checks that the GPU script is
+# refused with a gres error on a node without GPUs and accepted (sbatch --test-only, weak-scaling.sbatch too) on
+# one with 4 declared GPUs; stops Slurm and checks nothing is left running.
 # Without Slurm installed it is skipped (exit 77) unless WEFT_SLURM_REQUIRED=1; it needs root. Every Slurm command
 # runs under a timeout, so a daemon that does not answer fails the test with its log instead of hanging it.
 set -uo pipefail
@@ -174,6 +175,9 @@ t 60 bash "$slurm_local" start --gpus 4 --slots 64 || fail "scripts/slurm-local.
 msg=$(cd "$tmp/jobs" && t 20 sbatch --test-only "$src/apps/slurm/suite-gpu.sbatch" 2>&1) ||
   fail "sbatch --test-only refused the GPU script on a node with 4 GPUs: $msg"
 echo "accepted: $msg"
+# The weak-scaling script asks for 8 nodes: on this one node it is checked with --nodes=1.
+msg=$(cd "$tmp/jobs" && t 20 sbatch --test-only --nodes=1 "$src/apps/slurm/weak-scaling.sbatch" 2>&1) ||
+  fail "sbatch --test-only refused apps/slurm/weak-scaling.sbatch on one node with 4 GPUs: $msg"
 # Each rank of a GPU job sees its rank on the node (what WEFT_MAP_DEVICE_ID_BY=mpi_rank maps to a GPU).
 ids=$(t 60 srun --gpus-per-node=4 -n 4 sh -c 'echo $SLURM_LOCALID' | sort | tr '\n' ' ')
 [ "$ids" = "0 1 2 3 " ] || fail "SLURM_LOCALID of 4 tasks: '$ids'"
