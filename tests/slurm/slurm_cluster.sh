@@ -65,7 +65,8 @@ if command -v mariadbd >/dev/null && command -v slurmdbd >/dev/null; then
 elif [ "${WEFT_SLURM_REQUIRED:-0}" = 1 ]; then
   fail "WEFT_SLURM_REQUIRED=1 but slurmdbd or mariadb-server is missing (bash scripts/setup.sh --slurm)"
 fi
-t 90 bash "$slurm_local" start "${accounting[@]}" || fail "scripts/slurm-local.sh start"
+# slurmdbd creates its tables on its first start: seconds on an idle machine, much longer on a loaded one.
+t 150 bash "$slurm_local" start "${accounting[@]}" || fail "scripts/slurm-local.sh start"
 started=1
 export SLURM_CONF="$WEFT_SLURM_DIR/slurm.conf"
 mpi="--mpi=pmix"
