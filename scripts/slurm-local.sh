@@ -100,6 +100,8 @@ case "$cmd" in
     rm -rf "$dir"
     mkdir -p "$dir"/{run,log,ctld,spool,munge}
     echo "$$" >"$dir/owner"
+    # Killed half-way (a caller's timeout, Ctrl-C): stop what was started rather than leave daemons behind.
+    trap 'echo "scripts/slurm-local.sh: start interrupted; stopping what it started" >&2; stop >/dev/null; exit 1' TERM INT
     cpus=$(nproc)
     [ -n "$slots" ] || slots=$((cpus > 4 ? cpus : 4))
     mem=$(awk '/MemTotal/ {print int($2 / 1024 * 0.9)}' /proc/meminfo)

@@ -66,8 +66,8 @@ elif [ "${WEFT_SLURM_REQUIRED:-0}" = 1 ]; then
   fail "WEFT_SLURM_REQUIRED=1 but slurmdbd or mariadb-server is missing (bash scripts/setup.sh --slurm)"
 fi
 # slurmdbd creates its tables on its first start: seconds on an idle machine, much longer on a loaded one.
+started=1  # before start returns: a start killed by its timeout must still be stopped by the cleanup
 t 150 bash "$slurm_local" start "${accounting[@]}" || fail "scripts/slurm-local.sh start"
-started=1
 export SLURM_CONF="$WEFT_SLURM_DIR/slurm.conf"
 mpi="--mpi=pmix"
 
@@ -172,6 +172,7 @@ grep -qi "gres" <<<"$msg" || fail "srun's refusal does not name the GPUs: $msg"
 
 echo "==> the GPU script on a node with 4 declared GPUs: accepted"
 bash "$slurm_local" stop >/dev/null
+started=1
 t 60 bash "$slurm_local" start --gpus 4 --slots 64 || fail "scripts/slurm-local.sh start --gpus 4"
 msg=$(cd "$tmp/jobs" && t 20 sbatch --test-only "$src/apps/slurm/suite-gpu.sbatch" 2>&1) ||
   fail "sbatch --test-only refused the GPU script on a node with 4 GPUs: $msg"
