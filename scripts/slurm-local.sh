@@ -3,14 +3,14 @@
 #
 # usage: scripts/slurm-local.sh start|stop|status [--slots N] [--gpus N] [--accounting]
 #
-#   start    installs Debian's Slurm (slurmctld, slurmd, munge) when missing, writes a configuration for one node
+#   start    installs Debian's Slurm (scripts/setup.sh --slurm) when missing, writes a configuration for one node
 #            named after this host with N task slots (default: max(4, CPUs)) in a CPU partition "cpu"
 #            (select/cons_tres), and starts munged, slurmctld and slurmd as root with every file under the state
 #            folder; then waits until the node is idle. Prints the `export SLURM_CONF=...` clients need.
 #            --gpus N declares N count-only GPUs (gres/gpu without device files: no GPU is there) so that GPU job
 #            scripts can be submitted and checked; without it the node has none, as a CPU partition.
 #            --accounting adds job accounting (sacct): a MariaDB server and slurmdbd, also under the state folder
-#            (Debian's mariadb-server and slurmdbd, installed when missing).
+#            (Debian's mariadb-server and slurmdbd, which setup.sh --slurm installs).
 #   stop     stops the daemons it started and removes the state folder (no daemon left, nothing left behind)
 #   status   says whether it runs, with sinfo's view
 #
@@ -81,20 +81,13 @@ case "$cmd" in
         "or a slurmctld/slurmd process): refusing to start another beside it" >&2
       exit 1
     fi
-    need=()
-    for c in slurmctld:slurmctld slurmd:slurmd srun:slurm-client munged:munge; do
-      command -v "${c%%:*}" >/dev/null || need+=("${c#*:}")
-    done
+    missing=0
+    for c in slurmctld slurmd srun munged; do command -v "$c" >/dev/null || missing=1; done
     if ((accounting)); then
-      for c in slurmdbd:slurmdbd mariadbd:mariadb-server; do command -v "${c%%:*}" >/dev/null || need+=("${c#*:}"); done
+      for c in slurmdbd mariadbd; do command -v "$c" >/dev/null || missing=1; done
     fi
-    if ((${#need[@]})); then
-      echo "==> installing ${need[*]} (Debian's)"
-      SUDO=""
-      [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-      export DEBIAN_FRONTEND=noninteractive
-      $SUDO apt-get update -qq
-      $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    if ((missing)); then
+      bash "$(dirname "$0")/setup.sh" --slurm || { echo "scripts/slurm-local.sh: installing Slurm failed" >&2; exit 1; }
     fi
     [ "$(id -u)" -eq 0 ] || { echo "scripts/slurm-local.sh: start needs root (slurmd runs jobs as their users)" >&2; exit 1; }
     rm -rf "$dir"

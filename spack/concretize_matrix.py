@@ -47,7 +47,6 @@ def fail(spec, what):
     sys.exit(1)
 
 
-failures = 0
 for text, root_props, deps in POSSIBLE:
     try:
         concrete = spack.spec.Spec(text).concretized()

@@ -107,8 +107,9 @@ if ((${#accounting[@]})); then
   steps=$(t 10 sacct -n -P -j "$job" --format=JobID,JobName,NTasks,State)
   echo "sacct -j $job:"
   echo "$steps"
-  grep -q "^$job\.[0-9]*|weft-heat|2|COMPLETED$" <<<"$steps" || fail "sacct shows no weft-heat step of 2 tasks"
-  grep -q "^$job\.[0-9]*|weft-cg|2|COMPLETED$" <<<"$steps" || fail "sacct shows no weft-cg step of 2 tasks"
+  for app in heat cg; do
+    grep -q "^$job\.[0-9]*|weft-$app|2|COMPLETED$" <<<"$steps" || fail "sacct shows no weft-$app step of 2 tasks"
+  done
 fi
 
 # The apps' answers (heat: the sum of the computed field; cg: the distance to the exact solution) depend on the rank
@@ -128,19 +129,19 @@ print(f"weft-cg --n 37: {itn:g} iterations on {many['ranks']} ranks, {it1:g} on 
 sys.exit(0 if abs(it1 - itn) <= 2 and max(m1["max_error"], mn["max_error"]) <= m1["max_error_limit"] else 1)
 EOF
 }
-echo "==> srun $mpi -n 3 weft-heat --n 33 against one rank"
-OMP_NUM_THREADS=1 "$prefix/bin/weft-heat" --n 33 --json "$tmp/heat1.json" >"$tmp/heat1.txt" || fail "weft-heat on one rank"
-OMP_NUM_THREADS=1 t 120 srun $mpi -n 3 "$prefix/bin/weft-heat" --n 33 --json "$tmp/heat3.json" >"$tmp/heat3.txt" 2>&1 ||
-  { tail "$tmp/heat3.txt"; fail "srun -n 3 weft-heat"; }
-python3 "$src/tests/apps/check_result.py" record "$tmp/heat3.json" 3 || fail "weft-heat on 3 ranks"
-compare heat "$tmp/heat1.json" "$tmp/heat3.json" || fail "weft-heat: 3 ranks and one rank disagree"
-
-echo "==> srun $mpi -n 4 weft-cg --n 37 against one rank"
-OMP_NUM_THREADS=1 "$prefix/bin/weft-cg" --n 37 --json "$tmp/cg1.json" >"$tmp/cg1.txt" || fail "weft-cg on one rank"
-OMP_NUM_THREADS=1 t 120 srun $mpi -n 4 "$prefix/bin/weft-cg" --n 37 --json "$tmp/cg4.json" >"$tmp/cg4.txt" 2>&1 ||
-  { tail "$tmp/cg4.txt"; fail "srun -n 4 weft-cg"; }
-python3 "$src/tests/apps/check_result.py" record "$tmp/cg4.json" 4 || fail "weft-cg on 4 ranks"
-compare cg "$tmp/cg1.json" "$tmp/cg4.json" || fail "weft-cg: 4 ranks and one rank disagree"
+against_one_rank() {  # against_one_rank APP RANKS ARGS...: one rank bare, RANKS under srun, the answers compared
+  local app=$1 n=$2
+  shift 2
+  echo "==> srun $mpi -n $n weft-$app $* against one rank"
+  OMP_NUM_THREADS=1 "$prefix/bin/weft-$app" "$@" --json "$tmp/${app}1.json" >"$tmp/${app}1.txt" ||
+    fail "weft-$app on one rank"
+  OMP_NUM_THREADS=1 t 120 srun $mpi -n "$n" "$prefix/bin/weft-$app" "$@" --json "$tmp/$app$n.json" \
+    >"$tmp/$app$n.txt" 2>&1 || { tail "$tmp/$app$n.txt"; fail "srun -n $n weft-$app"; }
+  python3 "$src/tests/apps/check_result.py" record "$tmp/$app$n.json" "$n" || fail "weft-$app on $n ranks"
+  compare "$app" "$tmp/${app}1.json" "$tmp/$app$n.json" || fail "weft-$app: $n ranks and one rank disagree"
+}
+against_one_rank heat 3 --n 33
+against_one_rank cg 4 --n 37
 
 echo "==> a job whose app fails validation FAILS"
 mkdir -p "$tmp/bad/bin"
