@@ -897,7 +897,7 @@ TEST_CASE_TEMPLATE("triangular solves: vector and matrix, left and right, upper/
 #if WEFT_HAS_CUDA
   if constexpr (std::is_same_v<E, weft::Cuda>) impls.push_back(la::Impl::vendor);  // cuBLAS
 #endif
-  for (long n : {0L, 1L, 2L, 17L, 130L})
+  for (long n : {0L, 1L, 2L, 17L, 130L, 300L})  // 300: three of the host vector solve's 128-row blocks
     for (la::Impl impl : impls) {
       INFO("impl ", static_cast<int>(impl));
       for (bool lower : {true, false})
@@ -940,43 +940,45 @@ TEST_CASE_TEMPLATE("triangular solves: vector and matrix, left and right, upper/
             dispatch(b, b);  // in place
             check(b);
           }
-      // Matrix right-hand sides: A X = B (left) and X A = B (right), LayoutRight B, explicit lower / unit upper.
-      const long k = 3;
-      const auto a = triangular_values(n, true, 700 + n);
-      weft::View<double**, weft::LayoutRight, M> A("A", n, n), B("B", n, k), X("X", n, k), BR("BR", k, n),
-          XR("XR", k, n);
-      const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n * k), 800 + n);
-      {
-        auto ha = weft::create_mirror_view(A);
-        auto hb = weft::create_mirror_view(B);
-        auto hbr = weft::create_mirror_view(BR);
-        for (long i = 0; i < n; ++i)
-          for (long j = 0; j < n; ++j) ha(i, j) = a[i * n + j];
-        for (long i = 0; i < n; ++i)
-          for (long r = 0; r < k; ++r) hb(i, r) = hbr(r, i) = bv[i * k + r];
-        weft::deep_copy(A, ha);
-        weft::deep_copy(B, hb);
-        weft::deep_copy(BR, hbr);
-      }
-      la::triangular_matrix_matrix_left_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, X, impl);
-      // X A = B with A lower  <=>  A^T x^T = b^T, A^T upper: the reference solves with op = transpose
-      la::triangular_matrix_matrix_right_solve(E(), A, la::lower_triangle, la::explicit_diagonal, BR, XR, impl);
-      auto hx = weft_test::on_host(X);
-      auto hxr = weft_test::on_host(XR);
-      for (long r = 0; r < k; ++r) {
-        std::vector<long double> col(n);
-        for (long i = 0; i < n; ++i) col[i] = bv[i * k + r];
-        const auto left = reference_solve(a, n, false, true, false, col);
-        const auto right = reference_solve(a, n, true, false, false, col);
-        for (long i = 0; i < n; ++i) {
-          REQUIRE(std::fabs(hx(i, r) - left[i]) <= 1e-12L * (1 + std::fabs(left[i])) * (n + 1));
-          REQUIRE(std::fabs(hxr(r, i) - right[i]) <= 1e-12L * (1 + std::fabs(right[i])) * (n + 1));
+      // Matrix right-hand sides: A X = B (left) and X A = B (right), LayoutRight B, explicit lower / unit upper;
+      // one right-hand side (the host's blocked vector solve) and three.
+      for (const long k : {1L, 3L}) {
+        const auto a = triangular_values(n, true, 700 + n);
+        weft::View<double**, weft::LayoutRight, M> A("A", n, n), B("B", n, k), X("X", n, k), BR("BR", k, n),
+            XR("XR", k, n);
+        const auto bv = weft_test::random_values<double>(static_cast<std::size_t>(n * k), 800 + n);
+        {
+          auto ha = weft::create_mirror_view(A);
+          auto hb = weft::create_mirror_view(B);
+          auto hbr = weft::create_mirror_view(BR);
+          for (long i = 0; i < n; ++i)
+            for (long j = 0; j < n; ++j) ha(i, j) = a[i * n + j];
+          for (long i = 0; i < n; ++i)
+            for (long r = 0; r < k; ++r) hb(i, r) = hbr(r, i) = bv[i * k + r];
+          weft::deep_copy(A, ha);
+          weft::deep_copy(B, hb);
+          weft::deep_copy(BR, hbr);
         }
+        la::triangular_matrix_matrix_left_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, X, impl);
+        // X A = B with A lower  <=>  A^T x^T = b^T, A^T upper: the reference solves with op = transpose
+        la::triangular_matrix_matrix_right_solve(E(), A, la::lower_triangle, la::explicit_diagonal, BR, XR, impl);
+        auto hx = weft_test::on_host(X);
+        auto hxr = weft_test::on_host(XR);
+        for (long r = 0; r < k; ++r) {
+          std::vector<long double> col(n);
+          for (long i = 0; i < n; ++i) col[i] = bv[i * k + r];
+          const auto left = reference_solve(a, n, false, true, false, col);
+          const auto right = reference_solve(a, n, true, false, false, col);
+          for (long i = 0; i < n; ++i) {
+            REQUIRE(std::fabs(hx(i, r) - left[i]) <= 1e-12L * (1 + std::fabs(left[i])) * (n + 1));
+            REQUIRE(std::fabs(hxr(r, i) - right[i]) <= 1e-12L * (1 + std::fabs(right[i])) * (n + 1));
+          }
+        }
+        la::triangular_matrix_matrix_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, B, impl);  // in place
+        auto hb = weft_test::on_host(B);
+        for (long i = 0; i < n; ++i)
+          for (long r = 0; r < k; ++r) REQUIRE(hb(i, r) == hx(i, r));
       }
-      la::triangular_matrix_matrix_solve(E(), A, la::lower_triangle, la::explicit_diagonal, B, B, impl);  // in place
-      auto hb = weft_test::on_host(B);
-      for (long i = 0; i < n; ++i)
-        for (long r = 0; r < k; ++r) REQUIRE(hb(i, r) == hx(i, r));
     }
   // The blocked (level-3) native solve: n > 256 and at least 8 right-hand sides; left and right, lower and
   // upper, plain and transposed A, LayoutLeft X (a thread per right-hand side in the diagonal blocks on the host)

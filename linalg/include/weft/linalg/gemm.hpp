@@ -220,14 +220,20 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
   }
   const long kc_max = std::min<long>(Bk::kc, k), nc_max = std::min<long>(Bk::nc, (n + NR - 1) / NR * NR);
   const long m_pad = (m + MR - 1) / MR * MR;
+  const long mblocks = (m + Bk::mc - 1) / Bk::mc;
+  // Fewer row blocks than 2 per thread (small m: the trailing updates of a triangular solve, a 64 x 256 x 1024
+  // product): the B panels are split among tasks too, each task packing its own copy of its A block (with row blocks
+  // only, a 64-row product ran on one thread and the other waited: 21 % of a 2048 x 256 trsm's time in the barrier).
+  const long conc = exec.concurrency(), want = 2 * conc;
+  const long max_panels = (nc_max + NR - 1) / NR;
+  const long nsplit = mblocks >= want ? 1 : std::min<long>(max_panels, (want + mblocks - 1) / mblocks);
   std::vector<T, std::allocator<T>> bpack(static_cast<std::size_t>(kc_max * nc_max + 64));
-  std::vector<T> apack(static_cast<std::size_t>(m_pad * kc_max + 64));
+  std::vector<T> apack(static_cast<std::size_t>(nsplit * m_pad * kc_max + 64));
   T* bp = bpack.data();
   T* ap = apack.data();
   const auto av = A.view;
   const auto bv = B.view;
   const bool at = A.trans, bt = B.trans;
-  const long mblocks = (m + Bk::mc - 1) / Bk::mc;
   for (long jc = 0; jc < n; jc += Bk::nc) {
     const long nc = std::min<long>(Bk::nc, n - jc);
     const long npanels = (nc + NR - 1) / NR;
@@ -244,11 +250,16 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
                          dst[p * NR + j] = j < jn ? alpha * (bt ? bv(j0 + j, pc + p) : bv(pc + p, j0 + j)) : T(0);
                    });
       // Each block of mc rows: pack its A panels, then the micro-kernels over the B panels.
-      parallel_for("weft::linalg::matrix_product (macro-tiles)", RangePolicy<Exec, IndexType<long>>(exec, 0, mblocks),
-                   [=](long ib) {
+      const long per_split = (npanels + nsplit - 1) / nsplit;
+      parallel_for("weft::linalg::matrix_product (macro-tiles)",
+                   RangePolicy<Exec, IndexType<long>>(exec, 0, mblocks * nsplit), [=](long task) {
+                     const long ib = task / nsplit, split = task % nsplit;
                      const long i0 = ib * Bk::mc, mcur = std::min<long>(Bk::mc, m - i0);
                      const long ipanels = (mcur + MR - 1) / MR;
-                     T* apb = ap + i0 * kc;  // i0 is a multiple of MR, so blocks do not overlap
+                     const long jp0 = split * per_split, jp1 = std::min<long>(npanels, jp0 + per_split);
+                     if (jp0 >= jp1) return;
+                     // i0 is a multiple of MR, so blocks do not overlap; each split has a copy of its own
+                     T* apb = ap + (split * m_pad + i0) * kc;
                      for (long ip = 0; ip < ipanels; ++ip) {
                        T* dst = apb + ip * kc * MR;
                        const long r0 = i0 + ip * MR, rn = std::min<long>(MR, m - r0);
@@ -257,7 +268,7 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
                            dst[p * MR + i] = i < rn ? (at ? av(pc + p, r0 + i) : av(r0 + i, pc + p)) : T(0);
                      }
                      alignas(64) T ct[MR * NR];
-                     for (long jp = 0; jp < npanels; ++jp) {
+                     for (long jp = jp0; jp < jp1; ++jp) {
                        const long j0 = jc + jp * NR, jn = std::min<long>(NR, n - j0);
                        for (long ip = 0; ip < ipanels; ++ip) {
                          const long r0 = i0 + ip * MR, rn = std::min<long>(MR, m - r0);
