@@ -4,7 +4,8 @@
 // initialized, so no Weft thread can be beside them), one child per round, alternating with Weft's sort in this
 // process; the same baselines measured in this process after Weft's sort are printed beside, as a check that
 // Weft's threads do not slow them down. Ratios are medians of same-round ratios, with their spread.
-// usage: weft-perf-algorithms [--reps K] [--sort-n N (2^24)] [--copy-n N (2^26)]
+// usage: weft-perf-algorithms [--reps K] [--sort-n N (2^24)] [--copy-n N (2^26)] [--json FILE (every case's
+//                             times, for perf/report.py and scripts/perf.sh)]
 #include <omp.h>
 #include <parallel/algorithm>
 
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #include <weft/algorithms.hpp>
+
+#include "../perf_json.hpp"
 
 namespace {
 using Exec = weft::DefaultHostExecutionSpace;
@@ -89,10 +92,12 @@ int main(int argc, char* argv[]) {
   int reps = 5;
   long sn = 1L << 24, cn = 1L << 26;
   bool baselines_only = false;
+  std::string json_path;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--baselines-only") baselines_only = true;
     if (i + 1 >= argc) continue;
+    if (a == "--json") json_path = argv[i + 1];
     if (a == "--reps") reps = std::atoi(argv[i + 1]);
     if (a == "--sort-n") sn = std::atol(argv[i + 1]);
     if (a == "--copy-n") cn = std::atol(argv[i + 1]);
@@ -183,5 +188,12 @@ int main(int argc, char* argv[]) {
       median(ts_in) * 1e3, median(tp_in) * 1e3);
   std::printf("copy_if 2^%d ints (half pass): weft %.2f ms, hand-written two-pass OpenMP %.2f ms: raw/weft %.3f\n",
               63 - __builtin_clzl(cn), median(cw) * 1e3, median(cr) * 1e3, median(cr) / median(cw));
+  if (!json_path.empty()) {
+    weft_perf::RunJson json;
+    json.add("sort_vs_gnu_parallel", "__gnu_parallel::sort (own process)", tw, tp);
+    json.add("sort_vs_std", "std::sort (own process)", tw, ts);
+    json.add("copy_if", "two-pass OpenMP compaction", cw, cr);
+    json.write(json_path, "algorithms", exec.concurrency());
+  }
   return 0;
 }

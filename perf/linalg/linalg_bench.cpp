@@ -4,7 +4,8 @@
 // And matrix_product, the triangular solve and matrix_vector_product (Weft's native host kernels) against OpenBLAS
 // on the same threads, each library timed in blocks of back-to-back calls (see blocks() below).
 // usage: weft-perf-linalg [--reps K] [--n N (27-point grid, default 96)] [--len L (BLAS 1 length, 2^25)]
-//                         [--gemm G (matrix size, default 2048; 0 skips)]
+//                         [--gemm G (matrix size, default 2048; 0 skips)] [--json FILE (every case's times, for
+//                         perf/report.py and scripts/perf.sh)]
 #include <omp.h>
 
 #include <algorithm>
@@ -17,6 +18,8 @@
 
 #include <weft/linalg.hpp>
 #include <weft/weft.hpp>
+
+#include "../perf_json.hpp"
 #if WEFT_PERF_HAS_CBLAS
 #include <cblas.h>
 #endif
@@ -52,8 +55,11 @@ int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
   int reps = 15;
   long n = 96, len = 1L << 25, gn = 2048;
+  std::string json_path;
+  weft_perf::RunJson json;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
+    if (a == "--json") json_path = argv[i + 1];
     if (a == "--reps") reps = std::atoi(argv[i + 1]);
     if (a == "--n") n = std::atol(argv[i + 1]);
     if (a == "--len") len = std::atol(argv[i + 1]);
@@ -143,6 +149,9 @@ int main(int argc, char* argv[]) {
     std::printf("%-38s %11.3f %11.3f %9.3f %10.2f\n", name, median(w) * 1e3, median(r) * 1e3, median(r) / median(w),
                 bytes / median(w) * 1e-9);
   };
+  json.add("dot", "OpenMP loop", dw, dr);
+  json.add("add", "OpenMP loop", aw, ar);
+  json.add("spmv", "OpenMP loop", sw, sr);
   row(("dot 2^" + std::to_string(63 - __builtin_clzl(len)) + " doubles").c_str(), dw, dr, 16.0 * len);
   row(("add(scaled(a,x), y, z) 2^" + std::to_string(63 - __builtin_clzl(len))).c_str(), aw, ar, 24.0 * len);
   row(("spmv 27-point " + std::to_string(n) + "^3").c_str(), sw, sr, spmv_bytes);
@@ -180,6 +189,7 @@ int main(int argc, char* argv[]) {
           diff = std::max(diff, std::abs(double(C(i, j)) - double(R(i, j))));
           mag = std::max(mag, std::abs(double(R(i, j))));
         }
+      json.add(std::is_same_v<T, double> ? "dgemm" : "sgemm", "OpenBLAS", tw, tr);
       const double flops = 2.0 * gn * gn * gn;
       std::printf("%-38s %11.3f %11.3f %9.3f %10.2f GFLOP/s (OpenBLAS %.2f); max diff %.1e of %.1e\n",
                   ((std::is_same_v<T, double> ? "dgemm " : "sgemm ") + std::to_string(gn) + "^3 native").c_str(),
@@ -223,6 +233,7 @@ int main(int argc, char* argv[]) {
           diff = std::max(diff, std::abs(X(i, c) - R(i, c)));
           mag = std::max(mag, std::abs(R(i, c)));
         }
+      json.add("trsm_" + std::to_string(n) + "x" + std::to_string(k), "OpenBLAS", tw, tr);
       const double flops = double(n) * n * k;
       std::printf("%-38s %11.3f %11.3f %9.3f %10.2f GFLOP/s (OpenBLAS %.2f); max diff %.1e of %.1e\n",
                   ("trsm " + std::to_string(n) + " x " + std::to_string(k) + " rhs native").c_str(), median(tw) * 1e3,
@@ -256,6 +267,7 @@ int main(int argc, char* argv[]) {
         diff = std::max(diff, std::abs(y(i) - r(i)));
         mag = std::max(mag, std::abs(r(i)));
       }
+      json.add(row_major ? "gemv_row" : "gemv_col", "OpenBLAS", tw, tr);
       const double bytes = 8.0 * n * n;
       std::printf("%-38s %11.3f %11.3f %9.3f %10.2f GB/s (OpenBLAS %.2f); max diff %.1e of %.1e\n", name,
                   median(tw) * 1e3, median(tr) * 1e3, median(tr) / median(tw), bytes / median(tw) * 1e-9,
@@ -265,5 +277,6 @@ int main(int argc, char* argv[]) {
     gemv_case(weft::LayoutLeft(), "gemv 4096^2 column-major native");
   }
 #endif
+  if (!json_path.empty()) json.write(json_path, "linalg", exec.concurrency());
   return 0;
 }
