@@ -1,6 +1,7 @@
 // weft-linalg-auto-table: fills the table that Impl::automatic consults on host spaces
-// (linalg/src/auto_table.inc). For matrix_product, matrix_vector_product and the triangular solve on double
-// and float, square problems of 16..1024 are timed with Impl::native and with Impl::vendor (the same Weft
+// (linalg/src/auto_table.inc). For matrix_product, matrix_vector_product and the triangular solves on double
+// and float (trsm: n right-hand sides; trsv: one), square problems of 16..1024 (gemv and trsv 16..4096) are timed
+// with Impl::native and with Impl::vendor (the same Weft
 // calls the dispatcher chooses between), in alternating blocks, median of 2 x 7; each point records which won,
 // and a call follows the point nearest its work (flops, log scale).
 // With --device (CUDA builds, on a GPU) the same for weft::Cuda — Weft's GPU kernels against cuBLAS, gemm also
@@ -72,7 +73,8 @@ void measure(std::vector<Point>& points, char letter, std::initializer_list<cons
   for (const char* op : ops) {
     const std::string what = op;
     for (long n : sizes) {
-      if (n > (what == "gemm" ? max_gemm : what == "gemv" ? max_gemv : max_trsm)) continue;
+      // trsv (one right-hand side) is O(n^2) as gemv is, and goes as far
+      if (n > (what == "gemm" ? max_gemm : what == "gemv" || what == "trsv" ? max_gemv : max_trsm)) continue;
       constexpr bool same = std::is_same_v<In, T>;
       using HostMat = weft::View<T**, weft::LayoutRight, weft::HostSpace>;
       HostMat hA("A", n, n), hB("B", n, n);
@@ -107,6 +109,15 @@ void measure(std::vector<Point>& points, char letter, std::initializer_list<cons
         flops = 2.0 * n * n;
         t = race([&](la::Impl impl) {
           la::matrix_vector_product(E(), A, x, y, impl);
+          E().fence();
+        });
+      } else if (what == "trsv") {
+        flops = double(n) * n;
+        weft::View<T*, M> b("b", n);
+        weft::deep_copy(b, T(0.01));
+        t = race([&](la::Impl impl) {
+          weft::deep_copy(E(), y, b);  // a fresh right-hand side each call (O(n), beside the O(n^2) solve)
+          la::triangular_matrix_vector_solve(E(), A, la::lower_triangle, la::explicit_diagonal, y, impl);
           E().fence();
         });
       } else {
@@ -157,9 +168,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "weft-linalg-auto-table: Weft was built without a vendor BLAS; nothing to compare\n");
       return 1;
     }
-    const std::initializer_list<long> sizes = {16L, 32L, 64L, 128L, 256L, 512L, 1024L};
-    measure<Exec, double>(points, 'd', {"gemm", "gemv", "trsm"}, sizes, 1024, 1024, 1024);
-    measure<Exec, float>(points, 's', {"gemm", "gemv", "trsm"}, sizes, 1024, 1024, 1024);
+    // gemv and trsv (one right-hand side) to 4096, the others to 1024
+    const std::initializer_list<long> sizes = {16L, 32L, 64L, 128L, 256L, 512L, 1024L, 2048L, 4096L};
+    measure<Exec, double>(points, 'd', {"gemm", "gemv", "trsm", "trsv"}, sizes, 1024, 4096, 1024);
+    measure<Exec, float>(points, 's', {"gemm", "gemv", "trsm", "trsv"}, sizes, 1024, 4096, 1024);
     where = std::string(Exec::name()) + ", " + std::to_string(Exec().concurrency()) + " threads, median of 2 x " +
             std::to_string(g_reps);
   }

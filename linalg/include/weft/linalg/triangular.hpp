@@ -284,8 +284,10 @@ bool try_vendor_trsm(const Exec& exec, const char* who, Impl impl, bool left, bo
   constexpr bool on_cuda = DeviceVendorBlas<Exec>::available;
   if constexpr ((Exec::impl_is_host_space || on_cuda) && vendor_type_v<T> &&
                 std::is_same_v<typename AV::non_const_value_type, T>) {
-    const double na = double(left ? m : n);
-    if ((on_cuda || has_vendor_blas()) && wants_vendor<T>(impl, "trsm", na * na * double(left ? n : m), on_cuda)) {
+    const double na = double(left ? m : n), nrhs = double(left ? n : m);
+    // one right-hand side has points of its own ("trsv"): Weft's blocked vector solve and the vendor's differ
+    // most there (3-4x apart at n = 2048), which square solves of the same flops do not tell
+    if ((on_cuda || has_vendor_blas()) && wants_vendor<T>(impl, nrhs == 1 ? "trsv" : "trsm", na * na * nrhs, on_cuda)) {
       if (m == 0 || n == 0) {
         if constexpr (!on_cuda) exec.fence();
         return true;
@@ -360,8 +362,10 @@ void triangular_matrix_matrix(const Exec& exec, bool left, const A& a, const B& 
                                                  stride_of(x, 0), stride_of(x, 1)))
     return;
   const long n = static_cast<long>(m.rows()), k = static_cast<long>(left ? x.extent(1) : x.extent(0));
-  // Many right-hand sides and a large A: the blocked (level-3) solve; else one team per right-hand side.
-  const bool blocked = k >= 8 && n > 128;
+  // Many right-hand sides: the blocked (level-3) solve (on host spaces at any n: at n = 128 with 128 right-hand
+  // sides a thread per right-hand side took 449 us, 16x OpenBLAS, and more than the blocked solve at n = 256); on
+  // devices when A is large too; else one team per right-hand side.
+  const bool blocked = k >= 8 && (Exec::impl_is_host_space || n > 128);
   // On host spaces a thread per right-hand side (no barriers); on devices a team per right-hand side.
   using T = typename X::non_const_value_type;
   if (left) {
