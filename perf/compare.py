@@ -35,6 +35,24 @@ def load(path):
     return data.get("context", {}), runs
 
 
+def case_key(first_run, goal):
+    """The field a case is judged by: its throughput (bytes, else items) for rate goals, else its time."""
+    rate = goal.get("metric", "rate") == "rate"
+    if rate and "bytes_per_second" in first_run:
+        return "bytes_per_second"
+    if rate and "items_per_second" in first_run:
+        return "items_per_second"
+    return "real_time"
+
+
+def cases_with_both(runs):
+    """(case, weft runs, baseline runs) for every case with both sides."""
+    for case in sorted({n.rsplit("/", 1)[0] for n in runs if n.endswith("/weft")}):
+        w, b = runs.get(case + "/weft"), runs.get(case + "/baseline")
+        if w and b:
+            yield case, w, b
+
+
 def best(rows, key):
     return max(r[key] for r in rows) if key == "bytes_per_second" else min(r[key] for r in rows)
 
@@ -58,22 +76,18 @@ def main():
     if len(sys.argv) > 2:
         with open(sys.argv[2]) as f:
             goals = json.load(f)
-    cases = sorted({n.rsplit("/", 1)[0] for n in runs if n.endswith("/weft")})
     print(f"{'case':<24}{'weft':>16}{'baseline':>16}{'best':>8}{'ratio':>8}{'spread':>15}{'goal':>9}  pairs")
     failed = []
-    for case in cases:
-        w, b = runs.get(case + "/weft"), runs.get(case + "/baseline")
-        if not w or not b:
-            continue
+    for case, w, b in cases_with_both(runs):
         goal = goals.get(case, {})
-        if "bytes_per_second" in w[0] and goal.get("metric", "rate") == "rate":
-            key, scale, unit = "bytes_per_second", 1e-9, "GB/s"
-        elif "items_per_second" in w[0] and goal.get("metric", "rate") == "rate":
+        key = case_key(w[0], goal)
+        if key == "bytes_per_second":
+            scale, unit = 1e-9, "GB/s"
+        elif key == "items_per_second":
             # flops in the GEMM cases; other item counts (map inserts, ...) in millions per second
-            key = "items_per_second"
             scale, unit = (1e-6, "M/s") if goal.get("items") == "count" else (1e-12, "TF/s")
         else:
-            key, scale, unit = "real_time", 1.0, w[0]["time_unit"]
+            scale, unit = 1.0, w[0]["time_unit"]
         wv, bv = best(w, key) * scale, best(b, key) * scale
         best_ratio = wv / bv
         pairs = same_round_ratios(w, b, key)

@@ -23,21 +23,8 @@ import compare  # noqa: E402  (perf/compare.py: Google Benchmark files)
 def gbench_round(path, goals):
     """{case: ratio} of one Google Benchmark JSON file."""
     _, runs = compare.load(path)
-    out = {}
-    for case in sorted({n.rsplit("/", 1)[0] for n in runs if n.endswith("/weft")}):
-        w, b = runs.get(case + "/weft"), runs.get(case + "/baseline")
-        if not w or not b:
-            continue
-        goal = goals.get(case, {})
-        metric = goal.get("metric", "rate")
-        if metric == "rate" and "bytes_per_second" in w[0]:
-            key = "bytes_per_second"
-        elif metric == "rate" and "items_per_second" in w[0]:
-            key = "items_per_second"
-        else:
-            key = "real_time"
-        out[case] = statistics.median(compare.same_round_ratios(w, b, key))
-    return out
+    return {case: statistics.median(compare.same_round_ratios(w, b, compare.case_key(w[0], goals.get(case, {}))))
+            for case, w, b in compare.cases_with_both(runs)}
 
 
 def hand_round(data, goals):

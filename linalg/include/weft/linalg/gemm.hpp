@@ -225,11 +225,13 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
   // product): the B panels are split among tasks too, each task packing its own copy of its A block (with row blocks
   // only, a 64-row product ran on one thread and the other waited: 21 % of a 2048 x 256 trsm's time in the barrier).
   const long conc = exec.concurrency(), want = 2 * conc;
+  // The split also makes a task count the threads share evenly (or many tasks): 11 row blocks of a 1024-row C on 2
+  // threads left one thread a sixth of the product alone (0.76-0.79 of OpenBLAS at 1024^3).
   const long max_panels = (nc_max + NR - 1) / NR;
-  long nsplit = mblocks >= want ? 1 : std::min<long>(max_panels, (want + mblocks - 1) / mblocks);
-  // and a task count the threads share evenly (or many tasks): 11 row blocks of a 1024-row C on 2 threads left one
-  // thread a sixth of the product alone (0.76-0.79 of OpenBLAS at 1024^3)
-  while (nsplit < max_panels && (mblocks * nsplit) % conc != 0 && mblocks * nsplit < 16 * conc) ++nsplit;
+  long nsplit = 1;
+  while (nsplit < max_panels &&
+         (mblocks * nsplit < want || ((mblocks * nsplit) % conc != 0 && mblocks * nsplit < 16 * conc)))
+    ++nsplit;
   std::vector<T, std::allocator<T>> bpack(static_cast<std::size_t>(kc_max * nc_max + 64));
   std::vector<T> apack(static_cast<std::size_t>(nsplit * m_pad * kc_max + 64));
   T* bp = bpack.data();
@@ -237,6 +239,13 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
   const auto av = A.view;
   const auto bv = B.view;
   const bool at = A.trans, bt = B.trans;
+  // Full tiles of a C with contiguous rows are stored through a pointer, C += tile (or C = tile on the first k-block
+  // when there is no E, or when E is C itself, as in a solve's trailing update): the element loop below, compiled
+  // with -march=native, cost Weft's dgemm 3-5 % beside OpenBLAS.
+  T* const c_ptr = C.data();
+  const long c_rs = static_cast<long>(C.stride(0));
+  const bool c_rows = C.stride(1) == 1;
+  const bool e_is_c = has_e && same_data(ev, C) && ev.stride(0) == C.stride(0) && ev.stride(1) == C.stride(1);
   for (long jc = 0; jc < n; jc += Bk::nc) {
     const long nc = std::min<long>(Bk::nc, n - jc);
     const long npanels = (nc + NR - 1) / NR;
@@ -254,13 +263,6 @@ void host_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const C
                    });
       // Each block of mc rows: pack its A panels, then the micro-kernels over the B panels.
       const long per_split = (npanels + nsplit - 1) / nsplit;
-      // Full tiles of a C with contiguous rows are stored through a pointer, C += tile (or C = tile on the first
-      // k-block when there is no E, or when E is C itself, as in a solve's trailing update): the element loop
-      // below, compiled with -march=native, cost Weft's dgemm 3-5 % beside OpenBLAS.
-      T* const c_ptr = C.data();
-      const long c_rs = static_cast<long>(C.stride(0));
-      const bool c_rows = C.stride(1) == 1;
-      const bool e_is_c = has_e && same_data(ev, C) && ev.stride(0) == C.stride(0) && ev.stride(1) == C.stride(1);
       parallel_for("weft::linalg::matrix_product (macro-tiles)",
                    RangePolicy<Exec, IndexType<long>>(exec, 0, mblocks * nsplit), [=](long task) {
                      const long ib = task / nsplit, split = task % nsplit;

@@ -129,7 +129,7 @@ void rhs_thread_solve(const Exec& exec, const char* label, const MatOp<AV>& A, b
 }
 
 /// The same on host threads when the rows of X are contiguous: each thread takes 16 right-hand sides and walks
-/// the rows of the block, updating its 32 values of a row from each row before it (contiguous, vectorized),
+/// the rows of the block, updating its 16 values of a row from each row before it (contiguous, vectorized),
 /// where a thread per right-hand side would stride through X.
 template <class T, class Exec, class AV, class XV>
 void rows_solve(const Exec& exec, const char* label, const MatOp<AV>& A, bool lower, bool unit, const XV& X, long k,
@@ -141,37 +141,31 @@ void rows_solve(const Exec& exec, const char* label, const MatOp<AV>& A, bool lo
   constexpr long cw = 16;  // 32 held in registers ran at 0.6 of 16 (spilled)
   parallel_for(label, RangePolicy<Exec, IndexType<long>>(exec, 0, (k + cw - 1) / cw), [=](long c) {
     const long r0 = c * cw, r1 = r0 + cw < k ? r0 + cw : k;
-    for (long t = 0; t < b1 - b0; ++t) {
-      const long i = lower ? b0 + t : b1 - 1 - t;
-      T* xi = x0 + i * ld;
-      const long j0 = lower ? b0 : i + 1, j1 = lower ? i : b1;
-      if (r1 - r0 == cw) {
-        // a full chunk: its cw values of row i held in registers across the rows before it (xi and xj both point
-        // into X, so updating xi in place made the compiler reload and store it for every j)
+    // The chunk's w values of row i are held in registers across the rows before it (xi and xj both point into
+    // X, so updating xi in place made the compiler reload and store it for every j); w is a constant in full chunks.
+    const auto solve = [&](auto w) {
+      for (long t = 0; t < b1 - b0; ++t) {
+        const long i = lower ? b0 + t : b1 - 1 - t;
+        T* xi = x0 + i * ld + r0;
+        const long j0 = lower ? b0 : i + 1, j1 = lower ? i : b1;
         T acc[cw];
-        for (long r = 0; r < cw; ++r) acc[r] = xi[r0 + r];
+        for (long r = 0; r < w; ++r) acc[r] = xi[r];
         for (long j = j0; j < j1; ++j) {
           const T a = at ? av(j, i) : av(i, j);
           const T* xj = x0 + j * ld + r0;
-          for (long r = 0; r < cw; ++r) acc[r] -= a * xj[r];
+          for (long r = 0; r < w; ++r) acc[r] -= a * xj[r];
         }
         if (!unit) {
           const T d = av(i, i);
-          for (long r = 0; r < cw; ++r) acc[r] /= d;
+          for (long r = 0; r < w; ++r) acc[r] /= d;
         }
-        for (long r = 0; r < cw; ++r) xi[r0 + r] = acc[r];
-        continue;
+        for (long r = 0; r < w; ++r) xi[r] = acc[r];
       }
-      for (long j = j0; j < j1; ++j) {
-        const T a = at ? av(j, i) : av(i, j);
-        const T* xj = x0 + j * ld;
-        for (long r = r0; r < r1; ++r) xi[r] -= a * xj[r];
-      }
-      if (!unit) {
-        const T d = av(i, i);
-        for (long r = r0; r < r1; ++r) xi[r] /= d;
-      }
-    }
+    };
+    if (r1 - r0 == cw)
+      solve(std::integral_constant<long, cw>{});
+    else
+      solve(r1 - r0);
   });
 }
 /// A vector seen as the one column of an n x 1 matrix.
