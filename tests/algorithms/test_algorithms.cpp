@@ -520,7 +520,7 @@ TEST_CASE_TEMPLATE("elementwise algorithms, searches, histogram", E, WEFT_TEST_E
     std::vector<long> hb(7, 0);
     for (double x : h) {
       const double t = (x + 10.0) * (7.0 / 20.0);
-      if (t >= 0 && t < 7) hb[static_cast<std::size_t>(t)] += 2;
+      if (x >= -10.0 && x < 10.0) hb[std::min<std::size_t>(6, static_cast<std::size_t>(t))] += 2;
     }
     REQUIRE(host_vector(bins) == hb);
   }
@@ -633,4 +633,338 @@ TEST_CASE_TEMPLATE("partition, reduce_by_key, inclusive_scan_by_key against std:
       for (std::size_t i = 0; i < n; ++i) rs[i] = h[i] + ((i > 0 && keys[i] == keys[i - 1]) ? rs[i - 1] : 0);
       REQUIRE(host_vector(scan) == rs);
     }
+}
+
+namespace {
+/// Runs f twice, first with the vendor paths (CUB on weft::Cuda) and then with them off (the portable kernels);
+/// off a CUDA build both runs take the portable path.
+template <class F>
+auto vendor_and_portable(F f) {
+  struct Restore {
+    bool was = ex::set_vendor_algorithms(true);
+    ~Restore() { ex::set_vendor_algorithms(was); }
+  } restore;
+  auto fast = f();
+  ex::set_vendor_algorithms(false);
+  auto portable = f();
+  return std::make_pair(fast, portable);
+}
+template <class T>
+void check_close(const std::vector<T>& a, const std::vector<T>& b, double rel) {
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      INFO("i = ", i, ": ", a[i], " vs ", b[i]);
+      REQUIRE(std::abs(double(a[i]) - double(b[i])) <= rel * (1.0 + std::abs(double(b[i]))));
+    } else {
+      INFO("i = ", i);
+      REQUIRE(a[i] == b[i]);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("reduce and transform_reduce, every form, against serial sums in higher precision", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (std::size_t n : sizes<E>()) {
+    INFO("n = ", n);
+    const auto hi = random_keys<int>(n, 3 + n);
+    const auto hd = random_keys<double>(n, 5 + n);
+    const auto hf = random_keys<float>(n, 7 + n);
+    auto vi = device_copy<weft::View<int*, M>>("vi", hi);
+    auto vd = device_copy<weft::View<double*, M>>("vd", hd);
+    auto vf = device_copy<weft::View<float*, M>>("vf", hf);
+    // integers wrap modulo 2^32 the same way however they are grouped
+    std::uint32_t si = 0;
+    for (int x : hi) si += static_cast<std::uint32_t>(x);
+    REQUIRE(static_cast<std::uint32_t>(ex::reduce(E(), vi, 0)) == si);
+    REQUIRE(static_cast<std::uint32_t>(ex::reduce(E(), vi)) == si);
+    long double sd = 0, sf = 0, dot = 0, sq = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      sd += hd[i];
+      sf += hf[i];
+      dot += static_cast<long double>(hd[i]) * hd[i];
+      sq += static_cast<long double>(hf[i]) * hf[i];
+    }
+    const double tol = 1e-12 * (1 + double(n)) * 1e3;
+    CHECK(std::abs(ex::reduce(E(), vd, 1.5) - double(sd + 1.5L)) <= tol);
+    CHECK(std::abs(ex::reduce(E(), vd, 1.5, std::plus<>()) - double(sd + 1.5L)) <= tol);
+    CHECK(std::abs(double(ex::reduce(E(), vf, 0.0f, ex::Plus{})) - double(sf)) <= 1e-4 * (1 + double(n)) * 1e3);
+    CHECK(std::abs(ex::transform_reduce(E(), vd, vd, 2.0) - double(dot + 2.0L)) <= tol * 1e3);
+    CHECK(std::abs(ex::transform_reduce(E(), vd, vd, 0.0, ex::Plus{}, ex::Multiplies{}) - double(dot)) <= tol * 1e3);
+    CHECK(std::abs(double(ex::transform_reduce(E(), vf, vf, 0.0f)) - double(sq)) <= 1e-3 * (1 + double(sq)));
+    const double mn = n ? *std::min_element(hd.begin(), hd.end()) : 0.0;
+    const double mx = n ? *std::max_element(hd.begin(), hd.end()) : 0.0;
+    CHECK(ex::reduce(E(), vd, 1e300, ex::Minimum{}) == (n ? std::min(mn, 1e300) : 1e300));
+    CHECK(ex::reduce(E(), vd, -1e300, ex::Maximum{}) == (n ? std::max(mx, -1e300) : -1e300));
+    CHECK(ex::reduce(E(), vi, 0, ex::Maximum{}) == (n ? std::max(0, *std::max_element(hi.begin(), hi.end())) : 0));
+    // a user's op (no vendor path): the largest |x|, and transform_reduce's one-View form
+    auto absmax = WEFT_LAMBDA(double a, double b) { return (a < 0 ? -a : a) < (b < 0 ? -b : b) ? b : a; };
+    double ra = 0;
+    for (double x : hd) ra = std::abs(ra) < std::abs(x) ? x : ra;
+    CHECK(ex::reduce(E(), vd, 0.0, absmax) == ra);
+    long sqi = 0;
+    for (int x : hi) sqi += static_cast<long>(x % 100) * (x % 100);
+    CHECK(ex::transform_reduce(
+              E(), vi, 0L, ex::Plus{}, WEFT_LAMBDA(int x) { return static_cast<long>(x % 100) * (x % 100); }) == sqi);
+  }
+}
+
+TEST_CASE_TEMPLATE("by-key scans, reduce_by_key and run_length_encode: every key and value type", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  auto run = [](auto key_tag, auto value_tag, std::size_t n, int pattern) {
+    using K = decltype(key_tag);
+    using T = decltype(value_tag);
+    INFO("n = ", n, " pattern ", pattern, " key bytes ", sizeof(K), " value bytes ", sizeof(T));
+    std::mt19937 g(77 + n + pattern);
+    std::vector<K> keys(n);
+    std::vector<T> vals(n);
+    K key = K(1);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (pattern == 0 && g() % 5 == 0) key = static_cast<K>(key + K(1));
+      if (pattern == 2) key = static_cast<K>(g() % 3);  // short runs, keys recurring later
+      keys[i] = key;
+      vals[i] = static_cast<T>(static_cast<int>(g() % 200) - 100);
+    }
+    if constexpr (std::is_floating_point_v<K>) {
+      if (n > 8) {  // -0.0 == +0.0 (one run), NaN != NaN (runs of one)
+        keys[1] = K(-0.0);
+        keys[2] = K(0.0);
+        keys[5] = keys[6] = std::numeric_limits<K>::quiet_NaN();
+      }
+    }
+    auto k = device_copy<weft::View<K*, M>>("keys", keys);
+    auto v = device_copy<weft::View<T*, M>>("vals", vals);
+    weft::View<K*, M> ok("out keys", n);
+    weft::View<T*, M> ov("out sums", n), inc("inclusive", n), exc("exclusive", n);
+    weft::View<std::int64_t*, M> counts("counts", n);
+    weft::View<K*, M> ru("rle unique", n);
+    const std::size_t runs = ex::reduce_by_key(E(), k, v, ok, ov);
+    ex::inclusive_scan_by_key(E(), k, v, inc);
+    ex::exclusive_scan_by_key(E(), k, v, exc, T(3));
+    const std::size_t rle = ex::run_length_encode(E(), k, ru, counts);
+    // serial reference: runs by ==
+    std::vector<K> rk;
+    std::vector<T> rs, ri(n), re(n);
+    std::vector<std::int64_t> rc;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool start = i == 0 || !(keys[i] == keys[i - 1]);
+      if (start) {
+        rk.push_back(keys[i]);
+        rs.push_back(T(0));
+        rc.push_back(0);
+      }
+      re[i] = static_cast<T>(start ? T(3) : static_cast<T>(re[i - 1] + vals[i - 1]));
+      rs.back() = static_cast<T>(rs.back() + vals[i]);
+      ri[i] = rs.back();
+      ++rc.back();
+    }
+    REQUIRE(runs == rk.size());
+    REQUIRE(rle == rk.size());
+    auto gk = host_vector(ok), gu = host_vector(ru);
+    gk.resize(runs);
+    gu.resize(runs);
+    auto same_key = [](K a, K b) {
+      if constexpr (std::is_floating_point_v<K>) return std::memcmp(&a, &b, sizeof a) == 0 || a == b;
+      return a == b;
+    };
+    for (std::size_t j = 0; j < runs; ++j) {
+      REQUIRE(same_key(gk[j], rk[j]));
+      REQUIRE(same_key(gu[j], rk[j]));
+    }
+    auto gs = host_vector(ov);
+    gs.resize(runs);
+    check_close(gs, rs, 0);  // small integers: exact in every type
+    check_close(host_vector(inc), ri, 0);
+    check_close(host_vector(exc), re, 0);
+    auto gc = host_vector(counts);
+    gc.resize(runs);
+    REQUIRE(gc == rc);
+    // outputs sized to the runs work; one fewer raises before writing
+    if (runs > 0) {
+      weft::View<K*, M> ok2("exact keys", runs), ru2("exact unique", runs);
+      weft::View<T*, M> ov2("exact sums", runs);
+      weft::View<int*, M> c2("exact counts", runs);
+      REQUIRE(ex::reduce_by_key(E(), k, v, ok2, ov2) == runs);
+      REQUIRE(ex::run_length_encode(E(), k, ru2, c2) == runs);
+      auto g2 = host_vector(c2);
+      for (std::size_t j = 0; j < runs; ++j) REQUIRE(g2[j] == rc[j]);
+      weft::View<K*, M> ok3("short keys", runs - 1);
+      weft::View<T*, M> ov3("short sums", runs - 1);
+      CHECK_THROWS_WITH_AS(ex::reduce_by_key(E(), k, v, ok3, ov3), doctest::Contains("give outputs as large"),
+                           weft::Error);
+      weft::View<int*, M> c3("short counts", runs - 1);
+      CHECK_THROWS_WITH_AS(ex::run_length_encode(E(), k, ru2, c3), doctest::Contains("\"short counts\""), weft::Error);
+    }
+  };
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1025), std::size_t(65537)})
+    for (int pattern : {0, 1, 2}) {
+      run(std::int32_t{}, double{}, n, pattern);
+      run(std::uint8_t{}, std::int64_t{}, n, pattern);
+      run(double{}, float{}, n, pattern);
+      run(float{}, std::uint32_t{}, n, pattern);
+      run(std::int64_t{}, std::int32_t{}, n, pattern);
+      run(std::int16_t{}, std::int16_t{}, n, pattern);  // no vendor instantiation: the portable path everywhere
+    }
+}
+
+TEST_CASE_TEMPLATE("histogram of integers: exact bins (v - lo) * nb / (hi - lo); floating samples' top edge", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1025), std::size_t(65537)}) {
+    INFO("n = ", n);
+    std::mt19937_64 g(99 + n);
+    std::vector<int> hi(n);
+    std::vector<std::uint8_t> hu(n);
+    std::vector<std::int64_t> hl(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      hi[i] = static_cast<int>(g() % 40) - 15;  // some below lo, some at or above hi
+      hu[i] = static_cast<std::uint8_t>(g());
+      hl[i] = static_cast<std::int64_t>(g());
+    }
+    auto vi = device_copy<weft::View<int*, M>>("vi", hi);
+    auto vu = device_copy<weft::View<std::uint8_t*, M>>("vu", hu);
+    auto vl = device_copy<weft::View<std::int64_t*, M>>("vl", hl);
+    weft::View<long*, M> b3("b3", 3);
+    weft::View<int*, M> b7("b7", 7), b5("b5", 5);
+    ex::histogram(E(), vi, b3, 0, 9);  // w = 3: 0-2, 3-5, 6-8 exactly
+    ex::histogram(E(), vu, b7, 10, 250);
+    ex::histogram(E(), vl, b5, std::numeric_limits<std::int64_t>::min() / 2, std::numeric_limits<std::int64_t>::max());
+    std::vector<long> r3(3, 0);
+    std::vector<int> r7(7, 0), r5(5, 0);
+    for (int x : hi)
+      if (x >= 0 && x < 9) ++r3[static_cast<std::size_t>(x / 3)];
+    for (int x : hu)
+      if (x >= 10 && x < 250) ++r7[static_cast<std::size_t>((x - 10) * 7 / 240)];
+    const __int128 lo5 = std::numeric_limits<std::int64_t>::min() / 2, hi5 = std::numeric_limits<std::int64_t>::max();
+    for (std::int64_t x : hl)  // (hi - lo) * 5 > 2^64: the double formula
+      if (x >= lo5 && x < hi5) {
+        const double t = (double(x) - double(lo5)) * (5.0 / (double(hi5) - double(lo5)));
+        ++r5[std::min<std::size_t>(4, static_cast<std::size_t>(t))];
+      }
+    REQUIRE(host_vector(b3) == r3);
+    REQUIRE(host_vector(b7) == r7);
+    REQUIRE(host_vector(b5) == r5);
+  }
+  // a double sample just below hi whose scaled value rounds to nb lands in the last bin, not past it
+  weft::View<double*, M> edge("edge", 1);
+  weft::View<long*, M> b("b", 10);
+  weft_test::upload(edge, std::vector<double>{std::nextafter(1.0, 0.0)});
+  ex::histogram(E(), edge, b, 0.0, 1.0);
+  CHECK(host_vector(b)[9] == 1);
+}
+
+TEST_CASE_TEMPLATE("sort with std::less / std::greater on integer keys is the stable radix sort", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (std::size_t n : sizes<E>()) {
+    INFO("n = ", n);
+    auto h = random_keys<std::int32_t>(n, 31 + n);
+    for (auto& x : h) x %= 1000;  // duplicates: stability shows in the values
+    std::vector<std::int32_t> idx(n);
+    std::iota(idx.begin(), idx.end(), 0);
+    auto k = device_copy<weft::View<std::int32_t*, M>>("k", h);
+    auto v = device_copy<weft::View<std::int32_t*, M>>("v", idx);
+    weft::sort_by_key(E(), k, v, std::greater<>());
+    std::vector<std::pair<std::int32_t, std::int32_t>> ref(n);
+    for (std::size_t i = 0; i < n; ++i) ref[i] = {h[i], idx[i]};
+    std::stable_sort(ref.begin(), ref.end(), [](auto a, auto b) { return a.first > b.first; });
+    const auto gk = host_vector(k), gv = host_vector(v);
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(gk[i] == ref[i].first);
+      REQUIRE(gv[i] == ref[i].second);
+    }
+    auto u = device_copy<weft::View<std::uint64_t*, M>>("u", random_keys<std::uint64_t>(n, 41 + n));
+    auto hu = host_vector(u);
+    weft::sort(E(), u, std::less<std::uint64_t>());
+    std::sort(hu.begin(), hu.end());
+    REQUIRE(host_vector(u) == hu);
+    weft::sort(E(), u, std::greater<std::uint64_t>());
+    std::reverse(hu.begin(), hu.end());
+    REQUIRE(host_vector(u) == hu);
+  }
+}
+
+TEST_CASE_TEMPLATE("the vendor paths (CUB on weft::Cuda) give the portable kernels' results", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  const std::size_t n = 300007;
+  std::mt19937 g(2026);
+  std::vector<std::int64_t> hk(n);
+  std::vector<double> hv(n);
+  std::int64_t key = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (g() % 4 == 0) key += 1 + g() % 3;
+    hk[i] = key;
+    hv[i] = std::uniform_real_distribution<double>(-1, 1)(g);
+  }
+  const auto keys = device_copy<weft::View<std::int64_t*, M>>("keys", hk);
+  const auto vals = device_copy<weft::View<double*, M>>("vals", hv);
+  auto [f1, p1] = vendor_and_portable([&] {
+    weft::View<std::int64_t*, M> ok("ok", n);
+    weft::View<double*, M> ov("ov", n);
+    const std::size_t r = ex::reduce_by_key(E(), keys, vals, ok, ov);
+    auto a = host_vector(ov);
+    a.resize(r);
+    return a;
+  });
+  check_close(f1, p1, 1e-12);
+  auto [f2, p2] = vendor_and_portable([&] {
+    weft::View<double*, M> out("out", n);
+    ex::exclusive_scan_by_key(E(), keys, vals, out, 0.25);
+    return host_vector(out);
+  });
+  check_close(f2, p2, 1e-12);
+  auto [f3, p3] = vendor_and_portable([&] {
+    auto w = device_copy<weft::View<std::int64_t*, M>>("w", hk);
+    const std::size_t kept = ex::remove_if(
+        E(), w, WEFT_LAMBDA(std::int64_t x) { return x % 3 == 0; });
+    auto a = host_vector(w);
+    a.resize(kept);
+    const std::size_t u = ex::unique(E(), w);
+    a.push_back(-1);
+    auto b = host_vector(w);
+    a.insert(a.end(), b.begin(), b.begin() + static_cast<std::ptrdiff_t>(u));
+    return a;
+  });
+  REQUIRE(f3 == p3);
+  struct Pair {
+    float x;
+    std::int32_t tag;
+  };
+  auto [f4, p4] = vendor_and_portable([&] {  // an 8-byte struct is moved as its bits
+    weft::View<Pair*, M> src("pairs", n), dst("selected", n);
+    weft::parallel_for(
+        "pairs", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(std::int64_t i) {
+          src(i) = Pair{static_cast<float>(vals(i)), static_cast<std::int32_t>(i)};
+        });
+    const std::size_t c = ex::copy_if(
+        E(), src, dst, WEFT_LAMBDA(const Pair& p) { return p.x > 0.5f; });
+    auto a = host_vector(dst);
+    std::vector<std::int64_t> tags;
+    for (std::size_t i = 0; i < c; ++i) tags.push_back(a[i].tag);
+    return tags;
+  });
+  REQUIRE(f4 == p4);
+  REQUIRE(f4.size() > n / 5);
+  auto [f5, p5] = vendor_and_portable([&] {
+    weft::View<std::int32_t*, M> bins("bins", 1000);
+    ex::histogram(E(), keys, bins, std::int64_t(0), key + 1);
+    return host_vector(bins);
+  });
+  REQUIRE(f5 == p5);
+  auto [f6, p6] = vendor_and_portable([&] {
+    return std::vector<double>{ex::reduce(E(), vals, 0.0), ex::transform_reduce(E(), vals, vals, 0.0),
+                               ex::reduce(E(), vals, 0.0, ex::Maximum{}),
+                               static_cast<double>(ex::reduce(E(), keys, std::int64_t(0), ex::Minimum{}))};
+  });
+  check_close(f6, p6, 1e-12);
+  auto [f7, p7] = vendor_and_portable([&] {
+    auto s = device_copy<weft::View<std::int64_t*, M>>("s", hk);
+    weft::sort(E(), s, std::greater<>());
+    return host_vector(s);
+  });
+  REQUIRE(f7 == p7);
 }

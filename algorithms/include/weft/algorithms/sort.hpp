@@ -17,11 +17,13 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include <weft/algorithms/blocked.hpp>
+#include <weft/algorithms/vendor_algorithms.hpp>
 #include <weft/algorithms/vendor_sort.hpp>
 
 namespace weft {
@@ -139,7 +141,7 @@ void vendor_sort_values(const E& exec, const VV& values, U** kp, U** ka) {
       "weft::sort (gather values)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
       WEFT_LAMBDA(std::int64_t i) { values(i) = v0(perm[i]); });
 }
-template <class E, class K, class VV, class KU>
+template <bool Descending, class E, class K, class VV, class KU>
 void vendor_sort(const E& exec, const K& keys, const VV* values, const KU& k0, const KU& k1) {
   using T = typename K::non_const_value_type;
   using RK = RadixKey<T>;
@@ -154,11 +156,12 @@ void vendor_sort(const E& exec, const K& keys, const VV* values, const KU& k0, c
   const U* sorted = kp;
   parallel_for(
       "weft::sort (from bits)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
-      WEFT_LAMBDA(std::int64_t i) { keys(i) = RK::from(sorted[i]); });
+      WEFT_LAMBDA(std::int64_t i) { keys(i) = RK::from(Descending ? U(~sorted[i]) : sorted[i]); });
 }
 
-/// Radix-sorts keys (any rank-1 View) and, when given, values alongside.
-template <class E, class K, class VV>
+/// Radix-sorts keys (any rank-1 View) and, when given, values alongside; Descending sorts the complemented bit
+/// patterns (still stable: equal keys keep their order).
+template <bool Descending = false, class E, class K, class VV>
 void radix_sort(const E& exec, const K& keys, const VV* values) {
   using T = typename K::non_const_value_type;
   using RK = RadixKey<T>;
@@ -170,9 +173,10 @@ void radix_sort(const E& exec, const K& keys, const VV* values) {
       k1(view_alloc(WithoutInitializing, keys.label() + " (sort keys 2)"), n);
   parallel_for(
       "weft::sort (to bits)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
-      WEFT_LAMBDA(std::int64_t i) { k0(i) = RK::to(keys(i)); });
+      WEFT_LAMBDA(std::int64_t i) { k0(i) = Descending ? U(~RK::to(keys(i))) : RK::to(keys(i)); });
   if constexpr (has_vendor_radix_sort_v<E>) {
-    if (n <= std::int64_t(0x7fffffff)) return vendor_sort(exec, keys, values, k0, k1);
+    if (n <= std::int64_t(0x7fffffff) && experimental::vendor_algorithms_enabled())
+      return vendor_sort<Descending>(exec, keys, values, k0, k1);
   }
   const std::int64_t blocks = algorithm_blocks(exec, n);
   const BlockRange br{n, blocks};
@@ -199,7 +203,7 @@ void radix_sort(const E& exec, const K& keys, const VV* values) {
   }
   parallel_for(
       "weft::sort (from bits)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
-      WEFT_LAMBDA(std::int64_t i) { keys(i) = RK::from(k0(i)); });
+      WEFT_LAMBDA(std::int64_t i) { keys(i) = RK::from(Descending ? U(~k0(i)) : k0(i)); });
   if constexpr (!std::is_same_v<VV, NoValues>) deep_copy(exec, *values, v0);
 }
 
@@ -540,6 +544,24 @@ void from_host_vector(const V& v, const std::vector<T>& in) {
   for (std::size_t i = 0; i < in.size(); ++i) h(i) = in[i];
   deep_copy(v, h);
 }
+/// Comparators that order integer keys as < or > do, so that the stable comparator sort of integer keys is the
+/// (stable) radix sort, ascending or descending: O(n) passes instead of a merge sort's O(n log n). Floating-point
+/// keys keep the merge sort: under std::less, -0.0 and +0.0 are equal and keep their input order, where the
+/// radix order puts -0.0 first.
+template <class Comp, class T>
+inline constexpr int standard_order_v = 0;  // 1: ascending, -1: descending, 0: another comparator
+template <class T>
+inline constexpr int standard_order_v<DefaultLess, T> = 1;
+template <class T>
+inline constexpr int standard_order_v<std::less<>, T> = 1;
+template <class T>
+inline constexpr int standard_order_v<std::less<T>, T> = 1;
+template <class T>
+inline constexpr int standard_order_v<std::greater<>, T> = -1;
+template <class T>
+inline constexpr int standard_order_v<std::greater<T>, T> = -1;
+template <class Comp, class T>
+inline constexpr int radix_order_v = std::is_integral_v<T> && !std::is_same_v<T, bool> ? standard_order_v<Comp, T> : 0;
 }  // namespace impl
 
 /// Sorts v ascending (stable). Arithmetic keys: radix sort on exec; other types: operator<, on the host.
@@ -559,7 +581,10 @@ void sort(const E& exec, const V& v) {
 template <ExecutionSpace E, class V, class Comp>
 void sort(const E& exec, const V& v, Comp comp) {
   impl::check_rank1(v, "sort");
-  if constexpr (E::impl_is_host_space) {
+  using T = typename V::non_const_value_type;
+  if constexpr (impl::radix_order_v<Comp, T> != 0) {
+    impl::radix_sort<(impl::radix_order_v<Comp, T> < 0)>(exec, v, static_cast<const impl::NoValues*>(nullptr));
+  } else if constexpr (E::impl_is_host_space) {
     exec.fence();
     auto a = impl::to_host_vector(v);
     impl::host_stable_sort(a, comp);
@@ -604,7 +629,11 @@ void sort_by_key(const E& exec, const K& keys, const V& values, Comp comp) {
   impl::check_rank1(keys, "sort_by_key");
   impl::check_rank1(values, "sort_by_key");
   impl::check_same_size("sort_by_key", keys, values);
-  if constexpr (!E::impl_is_host_space) {
+  using T = typename K::non_const_value_type;
+  if constexpr (impl::radix_order_v<Comp, T> != 0) {
+    impl::radix_sort<(impl::radix_order_v<Comp, T> < 0)>(exec, keys, &values);
+    return;
+  } else if constexpr (!E::impl_is_host_space) {
     impl::device_merge_sort(exec, keys, &values, comp);
     return;
   }

@@ -1,0 +1,213 @@
+// The vendor fast paths of weft::experimental's algorithms on weft::Cuda: CUB's device algorithms (DeviceSelect,
+// DeviceReduce, DeviceScan's by-key scans, DeviceRunLengthEncode, DeviceHistogram), compiled once into
+// Weft::algorithms (algorithms/src/*_cub.cpp) for the arithmetic types listed by the traits below, so that a user's
+// file pays none of CUB's compile time. Generic code (std_algorithms.hpp) takes a fast path where
+// `vendor_path_ok` holds (the instance's backend has the paths, the switch below is on, every View is contiguous
+// and the sizes fit CUB's 32-bit offsets) and the operators are the standard ones; otherwise the portable kernels
+// run. A user's functor (copy_if's predicate) is evaluated by a Weft kernel in the user's file, CUB doing the rest.
+// Each fast path's results equal the portable path's (floating-point sums up to rounding); tests compare the two.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include <weft/algorithms/vendor_sort.hpp>
+#include <weft/weft.hpp>
+
+namespace weft::experimental {
+
+namespace impl {
+inline std::atomic<bool>& vendor_switch() {
+  static std::atomic<bool> on{[] {
+    const char* e = std::getenv("WEFT_VENDOR_ALGORITHMS");
+    return !(e && (std::strcmp(e, "0") == 0 || std::strcmp(e, "off") == 0 || std::strcmp(e, "OFF") == 0));
+  }()};
+  return on;
+}
+}  // namespace impl
+
+/// Whether weft's sorts and std algorithms may take the vendor libraries' paths (CUB on weft::Cuda, rocPRIM's
+/// radix sort on weft::HIP). On by default; WEFT_VENDOR_ALGORITHMS=0 in the environment turns them off at start.
+inline bool vendor_algorithms_enabled() { return impl::vendor_switch().load(std::memory_order_relaxed); }
+/// Turns the vendor paths on or off for the whole process (the portable kernels run where off: for comparisons);
+/// returns the previous setting.
+inline bool set_vendor_algorithms(bool on) { return impl::vendor_switch().exchange(on); }
+
+}  // namespace weft::experimental
+
+namespace weft::impl {
+
+/// Whether execution space E has the CUB paths below (weft::Cuda only: hipCUB is not in Debian, so weft::HIP runs
+/// the portable kernels, its radix sort excepted).
+template <class E>
+inline constexpr bool has_vendor_algorithms_v = false;
+#if WEFT_HAS_CUDA
+template <>
+inline constexpr bool has_vendor_algorithms_v<Cuda> = true;
+#endif
+
+namespace vendor {
+
+template <class T>
+inline constexpr bool is_plain_integer_v = std::is_integral_v<T> && !std::is_same_v<std::remove_cv_t<T>, bool>;
+template <std::size_t Bytes>
+struct unsigned_of;
+template <>
+struct unsigned_of<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct unsigned_of<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct unsigned_of<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct unsigned_of<8> {
+  using type = std::uint64_t;
+};
+
+/// Keys compared with == (unique, reduce_by_key, the by-key scans, run_length_encode): integers as unsigned bit
+/// patterns of their width (== on integers is == on their bits), float and double as themselves (-0.0 == +0.0,
+/// NaN != NaN, as the portable path compares them). void: no fast path.
+template <class T, class = void>
+struct key {
+  using type = void;
+};
+template <class T>
+struct key<T, std::enable_if_t<is_plain_integer_v<T>>> {
+  using type = typename unsigned_of<sizeof(T)>::type;
+};
+template <>
+struct key<float> {
+  using type = float;
+};
+template <>
+struct key<double> {
+  using type = double;
+};
+/// Values summed (reduce_by_key, the by-key scans): 32- and 64-bit integers as unsigned (two's complement sums are
+/// the same bits), float and double.
+template <class T, class = void>
+struct sum {
+  using type = void;
+};
+template <class T>
+struct sum<T, std::enable_if_t<is_plain_integer_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)>> {
+  using type = typename unsigned_of<sizeof(T)>::type;
+};
+template <>
+struct sum<float> {
+  using type = float;
+};
+template <>
+struct sum<double> {
+  using type = double;
+};
+/// Elements of reductions with min/max (where signedness matters): the 32- and 64-bit integers, float, double.
+template <class T, class = void>
+struct ordered {
+  using type = void;
+};
+template <class T>
+struct ordered<T, std::enable_if_t<is_plain_integer_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)>> {
+  using type = std::conditional_t<std::is_signed_v<T>, std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>,
+                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+};
+template <>
+struct ordered<float> {
+  using type = float;
+};
+template <>
+struct ordered<double> {
+  using type = double;
+};
+/// Elements copied by selection (copy_if, remove_if): any trivially copyable type of 1, 2, 4 or 8 bytes, as bits.
+template <class T, class = void>
+struct bits {
+  using type = void;
+};
+template <class T>
+struct bits<T, std::enable_if_t<std::is_trivially_copyable_v<T> &&
+                                (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8)>> {
+  using type = typename unsigned_of<sizeof(T)>::type;
+};
+
+/// Integers as the fixed-width type of their size and signedness (char as int8_t, long as int64_t, ...).
+template <class T>
+using fixed_t = std::conditional_t<std::is_signed_v<T>, std::make_signed_t<typename unsigned_of<sizeof(T)>::type>,
+                                   typename unsigned_of<sizeof(T)>::type>;
+
+template <class T>
+using key_t = typename key<std::remove_cv_t<T>>::type;
+template <class T>
+using sum_t = typename sum<std::remove_cv_t<T>>::type;
+template <class T>
+using ordered_t = typename ordered<std::remove_cv_t<T>>::type;
+template <class T>
+using bits_t = typename bits<std::remove_cv_t<T>>::type;
+
+/// A rank-1 View whose elements are contiguous in memory reachable from E's kernels.
+template <class E, class V>
+bool contiguous(const V& v) {
+  if constexpr (V::R != 1 || !accessible<E, typename V::memory_space>::value)
+    return false;
+  else
+    return v.extent(0) <= 1 || (v.span_is_contiguous() && v.stride(0) == 1);
+}
+/// Whether the vendor path may run on exec for n elements over the Views vs...
+template <class E, class... V>
+bool path_ok(std::int64_t n, const V&... vs) {
+  if constexpr (!has_vendor_algorithms_v<E>)
+    return false;
+  else
+    return experimental::vendor_algorithms_enabled() && n <= std::int64_t(0x7fffffff) && (contiguous<E>(vs) && ...);
+}
+/// p as a pointer to U (the bit-pattern or fixed-width type the library is instantiated for), keeping its const.
+template <class U, class T>
+auto as(T* p) {
+  if constexpr (std::is_const_v<T>)
+    return reinterpret_cast<const U*>(p);
+  else
+    return reinterpret_cast<U*>(p);
+}
+
+// ---- the library's entry points (explicitly instantiated in algorithms/src/*_cub.cpp for E = Cuda and the types
+// the traits above name). Each enqueues on exec's stream with temporary storage from Weft's device pool; those
+// that return a count copy it to the host and wait for the stream, as the portable path's count does.
+
+/// out[0, k) = in[i] where flags[i] != 0, in order; returns k. out == in compacts in place (cub's in-place form).
+template <class E, class U>
+std::int64_t select_flagged(const E& exec, const U* in, const std::uint8_t* flags, U* out, std::int64_t n);
+/// out[0, k) = the first element of every run of equal consecutive elements; returns k.
+template <class E, class K>
+std::int64_t unique(const E& exec, const K* in, K* out, std::int64_t n);
+/// For each run of equal consecutive keys: its key and the sum of its values; returns the number of runs.
+template <class E, class K, class V>
+std::int64_t reduce_by_key(const E& exec, const K* keys, K* out_keys, const V* values, V* sums, int n);
+/// out[i] = init + the sum of values over i's run of equal keys before i (exclusive) or up to i (inclusive,
+/// init unused).
+template <class E, class K, class V>
+void scan_by_key(const E& exec, const K* keys, const V* values, V* out, V init, bool exclusive, int n);
+/// out[j], counts[j] = the key and length of run j; returns the number of runs. C: std::int32_t or std::int64_t.
+template <class E, class K, class C>
+std::int64_t run_length_encode(const E& exec, const K* in, K* out, C* counts, int n);
+/// counts[k] = the number of samples s with lo <= s < hi and (s - lo) * bins / (hi - lo) == k in exact integer
+/// arithmetic (counts overwritten). false, doing nothing, where CUB's integer arithmetic could overflow.
+template <class E, class T>
+bool histogram_even(const E& exec, const T* samples, std::uint32_t* counts, int bins, T lo, T hi, int n);
+enum class ReduceOp { sum, min, max };
+/// The sum, smallest or largest of in[0, n), n >= 1.
+template <class E, class T>
+T reduce(const E& exec, const T* in, std::int64_t n, ReduceOp op);
+/// sum of a[i] * b[i] over [0, n).
+template <class E, class T>
+T dot(const E& exec, const T* a, const T* b, std::int64_t n);
+
+}  // namespace vendor
+}  // namespace weft::impl
