@@ -10,7 +10,9 @@
 #   bash perf/gpu/check.sh 2   build everything else, run the remaining tests (linalg, algorithms, comm, apps), the
 #                              linalg auto table for weft::Cuda
 #   bash perf/gpu/check.sh 3   the GPU benchmarks, the mini-app suite (large size) and the goals table
-#   bash perf/gpu/check.sh     all three, in order
+#   bash perf/gpu/check.sh 4   the CUB fast paths of weft::experimental: Weft with CUB, raw CUB, Weft's portable
+#                              kernels (perf/gpu/gpu_cub.cpp, 2^26 elements, about 2 minutes) and their goals table
+#   bash perf/gpu/check.sh     all four, in order
 # Run stage 1 first: code that has never met a GPU is more likely to fail its tests than to be slow.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -118,11 +120,28 @@ stage3() {
   log "stage 3: $(( $(date +%s) - start )) s"
 }
 
+stage4() {
+  local start
+  start=$(date +%s)
+  if [ ! -x build/gpu/perf/gpu/weft-perf-gpu-cub ]; then
+    cmake --build build/gpu -j "$(nproc)" --target weft-perf-gpu-cub >"$out/build_stage4.log" 2>&1 ||
+      { grep -m20 -E "error" "$out/build_stage4.log"; log "stage 4: build FAILED"; return 1; }
+  fi
+  timeout 150 build/gpu/perf/gpu/weft-perf-gpu-cub --benchmark_repetitions=3 --benchmark_min_time=0.2 \
+    --benchmark_enable_random_interleaving=true --benchmark_out="$out/gpu_cub.json" --benchmark_out_format=json \
+    >"$out/bench_cub.log" 2>&1
+  log "stage 4: CUB fast-path benchmarks rc $?"
+  grep -E "WRONG" "$out/bench_cub.log"
+  python3 perf/compare.py "$out/gpu_cub.json" perf/gpu/goals.json | tee "$out/table_cub.txt"
+  log "stage 4: $(( $(date +%s) - start )) s"
+}
+
 setup
 case "$stages" in
   1) stage1 ;;
   2) stage2 ;;
   3) stage3 ;;
-  all) stage1 && stage2 && stage3 ;;
-  *) echo "usage: bash perf/gpu/check.sh [1|2|3]" >&2; exit 2 ;;
+  4) stage4 ;;
+  all) stage1 && stage2 && stage3 && stage4 ;;
+  *) echo "usage: bash perf/gpu/check.sh [1|2|3|4]" >&2; exit 2 ;;
 esac

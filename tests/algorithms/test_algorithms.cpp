@@ -649,6 +649,11 @@ auto vendor_and_portable(F f) {
   auto portable = f();
   return std::make_pair(fast, portable);
 }
+/// An 8-byte struct for copy_if's bit-pattern path (at namespace scope: nvcc's device lambdas take no local types).
+struct Pair {
+  float x;
+  std::int32_t tag;
+};
 template <class T>
 void check_close(const std::vector<T>& a, const std::vector<T>& b, double rel) {
   REQUIRE(a.size() == b.size());
@@ -930,10 +935,6 @@ TEST_CASE_TEMPLATE("the vendor paths (CUB on weft::Cuda) give the portable kerne
     return a;
   });
   REQUIRE(f3 == p3);
-  struct Pair {
-    float x;
-    std::int32_t tag;
-  };
   auto [f4, p4] = vendor_and_portable([&] {  // an 8-byte struct is moved as its bits
     weft::View<Pair*, M> src("pairs", n), dst("selected", n);
     weft::parallel_for(

@@ -181,6 +181,9 @@ struct Not {
 };
 
 namespace vendor = weft::impl::vendor;
+/// Whether E has the vendor paths at all (a compile-time guard: no vendor entry point is referenced elsewhere).
+template <class E>
+inline constexpr bool has_vendor = weft::impl::has_vendor_algorithms_v<E>;
 /// Which standard reduction an operator is (vendor::ReduceOp), or none: Plus and std::plus are sums, Minimum and
 /// Maximum min and max. Only these take the vendor reductions.
 template <class Op, class T>
@@ -344,7 +347,7 @@ T reduce(const E& exec, const V& v, T init) {
   weft::impl::check_rank1(v, "reduce");
   using VT = typename V::non_const_value_type;
   const std::int64_t n = impl::size_of(v);
-  if constexpr (std::is_same_v<VT, T> && !std::is_void_v<impl::vendor::ordered_t<T>>) {
+  if constexpr (impl::has_vendor<E> && std::is_same_v<VT, T> && !std::is_void_v<impl::vendor::ordered_t<T>>) {
     if (n > 0 && impl::vendor::path_ok<E>(n, v)) {
       using U = impl::vendor::ordered_t<T>;
       return init +
@@ -369,7 +372,7 @@ T reduce(const E& exec, const V& v, T init, Op op) {
   weft::impl::check_rank1(v, "reduce");
   using VT = typename V::non_const_value_type;
   const std::int64_t n = impl::size_of(v);
-  if constexpr (std::is_same_v<VT, T> && impl::standard_op<Op, T>::known &&
+  if constexpr (impl::has_vendor<E> && std::is_same_v<VT, T> && impl::standard_op<Op, T>::known &&
                 !std::is_void_v<impl::vendor::ordered_t<T>>) {
     if (n > 0 && impl::vendor::path_ok<E>(n, v)) {
       using U = impl::vendor::ordered_t<T>;
@@ -389,7 +392,7 @@ T transform_reduce(const E& exec, const A& a, const B& b, T init) {
   weft::impl::check_same_size("transform_reduce", a, b);
   using AT = typename A::non_const_value_type;
   const std::int64_t n = impl::size_of(a);
-  if constexpr (std::is_same_v<AT, T> && std::is_same_v<typename B::non_const_value_type, T> &&
+  if constexpr (impl::has_vendor<E> && std::is_same_v<AT, T> && std::is_same_v<typename B::non_const_value_type, T> &&
                 !std::is_void_v<impl::vendor::ordered_t<T>>) {
     if (n > 0 && impl::vendor::path_ok<E>(n, a, b)) {
       using U = impl::vendor::ordered_t<T>;
@@ -589,7 +592,8 @@ std::size_t copy_if(const E& exec, const S& src, const D& dst, Pred pred) {
   const std::int64_t n = impl::size_of(src);
   if (n == 0) return 0;
   using T = typename S::non_const_value_type;
-  if constexpr (std::is_same_v<T, typename D::non_const_value_type> && !std::is_void_v<impl::vendor::bits_t<T>>) {
+  if constexpr (impl::has_vendor<E> && std::is_same_v<T, typename D::non_const_value_type> &&
+                !std::is_void_v<impl::vendor::bits_t<T>>) {
     if (impl::vendor::path_ok<E>(n, src, dst) && !impl::overlap(src, dst))
       return impl::vendor_copy_if(exec, src, dst, pred, false, "copy_if");
   }
@@ -614,7 +618,7 @@ std::size_t remove_if(const E& exec, const V& v, Pred pred) {
   weft::impl::check_rank1(v, "remove_if");
   using T = typename V::non_const_value_type;
   const std::int64_t n = impl::size_of(v);
-  if constexpr (!std::is_void_v<impl::vendor::bits_t<T>>) {
+  if constexpr (impl::has_vendor<E> && !std::is_void_v<impl::vendor::bits_t<T>>) {
     if (n > 0 && impl::vendor::path_ok<E>(n, v)) return impl::vendor_copy_if(exec, v, v, pred, true, "remove_if");
   }
   View<T*, typename V::memory_space> tmp(view_alloc(WithoutInitializing, v.label() + " (remove_if)"), v.extent(0));
@@ -631,7 +635,7 @@ std::size_t unique(const E& exec, const V& v) {
   weft::impl::check_rank1(v, "unique");
   using T = typename V::non_const_value_type;
   const std::int64_t n = impl::size_of(v);
-  if constexpr (!std::is_void_v<impl::vendor::key_t<T>>) {
+  if constexpr (impl::has_vendor<E> && !std::is_void_v<impl::vendor::key_t<T>>) {
     if (n > 1 && impl::vendor::path_ok<E>(n, v)) {
       using U = impl::vendor::key_t<T>;
       View<T*, typename V::memory_space> tmp(view_alloc(WithoutInitializing, v.label() + " (unique values)"), n);
@@ -743,7 +747,7 @@ void segmented_sum(const E& exec, const K& keys, const V& values, const O& out, 
         T acc = carry(b);
         for (std::int64_t i = br.begin(b), e = br.end(b); i < e; ++i) {
           if (is_run_start(keys, i)) acc = z;
-          if constexpr (Exclusive) {
+          if (Exclusive) {          // not if constexpr: nvcc's extended lambdas may not first-capture there
             const T x = values(i);  // read before the write: out may be values
             out(i) = acc;
             acc += x;
@@ -775,7 +779,7 @@ void check_runs_fit(const char* name, std::int64_t runs, const K& keys, const A&
 /// types, every View contiguous and none overlapping another.
 template <class E, class K, class V, class OK, class OV>
 constexpr bool by_key_types_v =
-    std::is_same_v<typename K::non_const_value_type, typename OK::non_const_value_type>&&
+    has_vendor<E>&& std::is_same_v<typename K::non_const_value_type, typename OK::non_const_value_type>&&
         std::is_same_v<typename V::non_const_value_type, typename OV::non_const_value_type> &&
     !std::is_void_v<vendor::key_t<typename K::non_const_value_type>> &&
     !std::is_void_v<vendor::sum_t<typename V::non_const_value_type>>;
@@ -877,8 +881,9 @@ std::size_t run_length_encode(const E& exec, const V& in, const OU& out_unique, 
   static_assert(std::is_integral_v<C>, "weft::experimental::run_length_encode: out_counts holds integers");
   const std::int64_t n = impl::size_of(in);
   if (n == 0) return 0;
-  if constexpr (std::is_same_v<T, typename OU::non_const_value_type> && !std::is_void_v<impl::vendor::key_t<T>> &&
-                impl::vendor::is_plain_integer_v<C> && (sizeof(C) == 4 || sizeof(C) == 8)) {
+  if constexpr (impl::has_vendor<E> && std::is_same_v<T, typename OU::non_const_value_type> &&
+                !std::is_void_v<impl::vendor::key_t<T>> && impl::vendor::is_plain_integer_v<C> &&
+                (sizeof(C) == 4 || sizeof(C) == 8)) {
     if (impl::vendor::path_ok<E>(n, in, out_unique, out_counts) && !impl::overlap(in, out_unique) &&
         !impl::overlap(in, out_counts) && !impl::overlap(out_unique, out_counts)) {
       if (impl::size_of(out_unique) < n || impl::size_of(out_counts) < n) {
@@ -964,16 +969,19 @@ void histogram(const E& exec, const V& values, const B& bins, T lo, T hi) {
     const FT flo = static_cast<FT>(lo), fhi = static_cast<FT>(hi);
     const std::uint64_t range = static_cast<std::uint64_t>(fhi) - static_cast<std::uint64_t>(flo);
     if (range <= ~std::uint64_t(0) / static_cast<std::uint64_t>(nb)) {
-      if (n > 0 && nb < std::int64_t(0x7fffffff) && std::in_range<FV>(flo) && std::in_range<FV>(fhi) &&
-          impl::vendor::path_ok<E>(n, values, bins)) {
-        View<std::uint32_t*, typename B::memory_space> counts(
-            view_alloc(WithoutInitializing, "weft::histogram (counts)"), nb);
-        if (impl::vendor::histogram_even(exec, impl::vendor::as<FV>(values.data()), counts.data(), static_cast<int>(nb),
-                                         static_cast<FV>(flo), static_cast<FV>(fhi), static_cast<int>(n))) {
-          parallel_for(
-              "weft::experimental::histogram (add)", impl::Range<E>(exec, 0, nb),
-              WEFT_LAMBDA(std::int64_t k) { bins(k) += static_cast<C>(counts(k)); });
-          return;
+      if constexpr (impl::has_vendor<E>) {
+        if (n > 0 && nb < std::int64_t(0x7fffffff) && std::in_range<FV>(flo) && std::in_range<FV>(fhi) &&
+            impl::vendor::path_ok<E>(n, values, bins)) {
+          View<std::uint32_t*, typename B::memory_space> counts(
+              view_alloc(WithoutInitializing, "weft::histogram (counts)"), nb);
+          if (impl::vendor::histogram_even(exec, impl::vendor::as<FV>(values.data()), counts.data(),
+                                           static_cast<int>(nb), static_cast<FV>(flo), static_cast<FV>(fhi),
+                                           static_cast<int>(n))) {
+            parallel_for(
+                "weft::experimental::histogram (add)", impl::Range<E>(exec, 0, nb),
+                WEFT_LAMBDA(std::int64_t k) { bins(k) += static_cast<C>(counts(k)); });
+            return;
+          }
         }
       }
       View<C*, typename B::memory_space> priv("weft::histogram (per block)", blocks * nb);
