@@ -71,6 +71,25 @@ struct Temp {
   ~Temp() { cudaFree(p); }
 };
 
+/// Raw CUB: call(temp, bytes) sizes its temporary storage once (outside the timing), then is timed with the copy of
+/// its result (result_bytes at d_result: a count, a sum) to the host, as Weft returns it; setup is untimed.
+template <class Call, class Setup>
+void raw_case(benchmark::State& st, Call&& call, const void* d_result, std::size_t result_bytes, Setup&& setup) {
+  Temp t;
+  call(t.p, t.bytes);
+  t.alloc();
+  alignas(16) char h[16];
+  timed(st, setup, [&] {
+    call(t.p, t.bytes);
+    if (result_bytes) cudaMemcpyAsync(h, d_result, result_bytes, cudaMemcpyDeviceToHost, Exec().cuda_stream());
+  });
+  st.SetBytesProcessed(st.iterations() * g_n * 4);
+}
+template <class Call>
+void raw_case(benchmark::State& st, Call&& call, const void* d_result = nullptr, std::size_t result_bytes = 0) {
+  raw_case(st, call, d_result, result_bytes, [] {});
+}
+
 /// One case three ways: the Weft call with the vendor paths on and off, and the raw CUB call.
 template <class Weft>
 void weft_case(benchmark::State& st, bool vendor, Weft&& call) {
@@ -94,19 +113,13 @@ void rbk_raw(benchmark::State& st) {
   Ints ok("out keys", g_n);
   Doubles ov("out sums", g_n);
   Counts runs("runs");
-  Temp t;
-  auto call = [&] {
-    return cub::DeviceReduce::ReduceByKey(t.p, t.bytes, d.keys.data(), ok.data(), d.values.data(), ov.data(),
-                                          runs.data(), ::cuda::std::plus<double>{}, int(g_n), Exec().cuda_stream());
-  };
-  call();
-  t.alloc();
-  std::int64_t h = 0;
-  timed(st, [&] {
-    call();
-    cudaMemcpyAsync(&h, runs.data(), sizeof h, cudaMemcpyDeviceToHost, Exec().cuda_stream());  // as Weft returns it
-  });
-  st.SetBytesProcessed(st.iterations() * g_n * 4);
+  raw_case(
+      st,
+      [&](void* t, std::size_t& b) {
+        return cub::DeviceReduce::ReduceByKey(t, b, d.keys.data(), ok.data(), d.values.data(), ov.data(), runs.data(),
+                                              ::cuda::std::plus<double>{}, int(g_n), Exec().cuda_stream());
+      },
+      runs.data(), sizeof(std::int64_t));
 }
 
 // ---- inclusive_scan_by_key ----------------------------------------------------------------------------------
@@ -118,15 +131,10 @@ void sbk_weft(benchmark::State& st, bool vendor) {
 void sbk_raw(benchmark::State& st) {
   const auto& d = data();
   Doubles out("scan", g_n);
-  Temp t;
-  auto call = [&] {
-    return cub::DeviceScan::InclusiveSumByKey(t.p, t.bytes, d.keys.data(), d.values.data(), out.data(), int(g_n),
+  raw_case(st, [&](void* t, std::size_t& b) {
+    return cub::DeviceScan::InclusiveSumByKey(t, b, d.keys.data(), d.values.data(), out.data(), int(g_n),
                                               ::cuda::std::equal_to<>{}, Exec().cuda_stream());
-  };
-  call();
-  t.alloc();
-  timed(st, [&] { call(); });
-  st.SetBytesProcessed(st.iterations() * g_n * 4);
+  });
 }
 
 // ---- unique (into a copy: Weft's is in place) ----------------------------------------------------------------
@@ -145,20 +153,12 @@ void unique_raw(benchmark::State& st) {
   const auto& d = data();
   Ints w("work", g_n), out("out", g_n);
   Counts kept("kept");
-  Temp t;
-  auto call = [&] {
-    return cub::DeviceSelect::Unique(t.p, t.bytes, w.data(), out.data(), kept.data(), g_n, Exec().cuda_stream());
-  };
-  call();
-  t.alloc();
-  std::int64_t h = 0;
-  timed(
-      st, [&] { weft::deep_copy(Exec(), w, d.keys); },
-      [&] {
-        call();
-        cudaMemcpyAsync(&h, kept.data(), sizeof h, cudaMemcpyDeviceToHost, Exec().cuda_stream());
-      });
-  st.SetBytesProcessed(st.iterations() * g_n * 4);
+  raw_case(
+      st,
+      [&](void* t, std::size_t& b) {
+        return cub::DeviceSelect::Unique(t, b, w.data(), out.data(), kept.data(), g_n, Exec().cuda_stream());
+      },
+      kept.data(), sizeof(std::int64_t), [&] { weft::deep_copy(Exec(), w, d.keys); });
 }
 
 // ---- run_length_encode ---------------------------------------------------------------------------------------
@@ -173,19 +173,13 @@ void rle_raw(benchmark::State& st) {
   const auto& d = data();
   Ints u("unique", g_n), c("counts", g_n);
   weft::View<int, weft::CudaSpace> runs("runs");
-  Temp t;
-  auto call = [&] {
-    return cub::DeviceRunLengthEncode::Encode(t.p, t.bytes, d.keys.data(), u.data(), c.data(), runs.data(), int(g_n),
-                                              Exec().cuda_stream());
-  };
-  call();
-  t.alloc();
-  int h = 0;
-  timed(st, [&] {
-    call();
-    cudaMemcpyAsync(&h, runs.data(), sizeof h, cudaMemcpyDeviceToHost, Exec().cuda_stream());
-  });
-  st.SetBytesProcessed(st.iterations() * g_n * 4);
+  raw_case(
+      st,
+      [&](void* t, std::size_t& b) {
+        return cub::DeviceRunLengthEncode::Encode(t, b, d.keys.data(), u.data(), c.data(), runs.data(), int(g_n),
+                                                  Exec().cuda_stream());
+      },
+      runs.data(), sizeof(int));
 }
 
 // ---- histogram (int32 samples, 1024 bins; Weft adds into the bins, so the raw side adds too) -------------------
@@ -194,23 +188,21 @@ void hist_weft(benchmark::State& st, bool vendor) {
   weft::View<std::int64_t*, weft::CudaSpace> bins("bins", 1024);
   weft_case(st, vendor, [&] { ex::histogram(Exec(), d.samples, bins, 0, 4096); });
 }
+void add_counts(const weft::View<std::uint32_t*, weft::CudaSpace>& counts,
+                const weft::View<std::int64_t*, weft::CudaSpace>& bins) {
+  weft::parallel_for(
+      "add", weft::RangePolicy<Exec>(0, 1024), WEFT_LAMBDA(std::int64_t k) { bins(k) += counts(k); });
+}
 void hist_raw(benchmark::State& st) {
   const auto& d = data();
   weft::View<std::uint32_t*, weft::CudaSpace> counts("counts", 1024);
   weft::View<std::int64_t*, weft::CudaSpace> bins("bins", 1024);
-  Temp t;
-  auto call = [&] {
-    return cub::DeviceHistogram::HistogramEven(t.p, t.bytes, d.samples.data(), counts.data(), 1025, 0, 4096, int(g_n),
-                                               Exec().cuda_stream());
-  };
-  call();
-  t.alloc();
-  timed(st, [&] {
-    call();
-    weft::parallel_for(
-        "add", weft::RangePolicy<Exec>(0, 1024), WEFT_LAMBDA(std::int64_t k) { bins(k) += counts(k); });
+  raw_case(st, [&](void* t, std::size_t& b) {
+    const cudaError_t e = cub::DeviceHistogram::HistogramEven(t, b, d.samples.data(), counts.data(), 1025, 0, 4096,
+                                                              int(g_n), Exec().cuda_stream());
+    if (t) add_counts(counts, bins);  // as Weft adds into the bins
+    return e;
   });
-  st.SetBytesProcessed(st.iterations() * g_n * 4);
 }
 
 // ---- reduce (double sum) ------------------------------------------------------------------------------------
@@ -224,17 +216,12 @@ void reduce_weft(benchmark::State& st, bool vendor) {
 void reduce_raw(benchmark::State& st) {
   const auto& d = data();
   weft::View<double, weft::CudaSpace> out("sum");
-  Temp t;
-  auto call = [&] {
-    return cub::DeviceReduce::Sum(t.p, t.bytes, d.values.data(), out.data(), int(g_n), Exec().cuda_stream());
-  };
-  call();
-  t.alloc();
-  double h = 0;
-  timed(st, [&] {
-    call();
-    cudaMemcpyAsync(&h, out.data(), sizeof h, cudaMemcpyDeviceToHost, Exec().cuda_stream());
-  });
+  raw_case(
+      st,
+      [&](void* t, std::size_t& b) {
+        return cub::DeviceReduce::Sum(t, b, d.values.data(), out.data(), int(g_n), Exec().cuda_stream());
+      },
+      out.data(), sizeof(double));
   st.SetBytesProcessed(st.iterations() * g_n * 8);
 }
 
@@ -254,58 +241,42 @@ void copy_if_raw(benchmark::State& st) {
   const auto& d = data();
   Ints out("selected", g_n);
   Counts count("count");
-  Temp t;
-  auto call = [&] {
-    return cub::DeviceSelect::If(t.p, t.bytes, d.samples.data(), out.data(), count.data(), g_n, IsEven{},
-                                 Exec().cuda_stream());
-  };
-  call();
-  t.alloc();
-  std::int64_t h = 0;
-  timed(st, [&] {
-    call();
-    cudaMemcpyAsync(&h, count.data(), sizeof h, cudaMemcpyDeviceToHost, Exec().cuda_stream());
-  });
-  st.SetBytesProcessed(st.iterations() * g_n * 4);
+  raw_case(
+      st,
+      [&](void* t, std::size_t& b) {
+        return cub::DeviceSelect::If(t, b, d.samples.data(), out.data(), count.data(), g_n, IsEven{},
+                                     Exec().cuda_stream());
+      },
+      count.data(), sizeof(std::int64_t));
 }
 
 // ---- the comparator sort with std::less on uint32: Weft's stable radix route vs CUB's merge sort ----------------
+/// Sort keys: the samples scattered over 32 bits by a multiplicative hash (4096 distinct values, many duplicates).
+void hashed_keys(const Data& d, const weft::View<std::uint32_t*, weft::CudaSpace>& k) {
+  auto s = d.samples;
+  weft::parallel_for(
+      "keys", weft::RangePolicy<Exec>(0, g_n),
+      WEFT_LAMBDA(std::int64_t i) { k(i) = std::uint32_t(s(i)) * 2654435761u; });
+}
 void sort_less_weft(benchmark::State& st, bool vendor) {
   const auto& d = data();
   weft::View<std::uint32_t*, weft::CudaSpace> k("k", g_n);
   const bool was = ex::set_vendor_algorithms(vendor);
   timed(
-      st,
-      [&] {
-        auto s = d.samples;
-        weft::parallel_for(
-            "keys", weft::RangePolicy<Exec>(0, g_n),
-            WEFT_LAMBDA(std::int64_t i) { k(i) = std::uint32_t(s(i)) * 2654435761u; });
-      },
-      [&] { weft::sort(Exec(), k, std::less<>()); });
+      st, [&] { hashed_keys(d, k); }, [&] { weft::sort(Exec(), k, std::less<>()); });
   ex::set_vendor_algorithms(was);
   st.SetBytesProcessed(st.iterations() * g_n * 4);
 }
 void sort_less_raw(benchmark::State& st) {
   const auto& d = data();
   weft::View<std::uint32_t*, weft::CudaSpace> k("k", g_n);
-  Temp t;
-  auto call = [&] {
-    return cub::DeviceMergeSort::StableSortKeys(t.p, t.bytes, k.data(), g_n, std::less<std::uint32_t>(),
-                                                Exec().cuda_stream());
-  };
-  call();
-  t.alloc();
-  timed(
+  raw_case(
       st,
-      [&] {
-        auto s = d.samples;
-        weft::parallel_for(
-            "keys", weft::RangePolicy<Exec>(0, g_n),
-            WEFT_LAMBDA(std::int64_t i) { k(i) = std::uint32_t(s(i)) * 2654435761u; });
+      [&](void* t, std::size_t& b) {
+        return cub::DeviceMergeSort::StableSortKeys(t, b, k.data(), g_n, std::less<std::uint32_t>(),
+                                                    Exec().cuda_stream());
       },
-      [&] { call(); });
-  st.SetBytesProcessed(st.iterations() * g_n * 4);
+      nullptr, 0, [&] { hashed_keys(d, k); });
 }
 
 /// Before timing: each fast path's result equals the portable path's.

@@ -33,9 +33,7 @@ namespace impl {
 template <class T>
 struct RadixKey {
   static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "radix keys are integers or floating point");
-  using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                               std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+  using U = vendor::unsigned_of_t<sizeof(T)>;
   static constexpr U sign = U(1) << (8 * sizeof(T) - 1);
   WEFT_INLINE_FUNCTION static U to(T x) {
     U u;

@@ -53,104 +53,40 @@ namespace vendor {
 
 template <class T>
 inline constexpr bool is_plain_integer_v = std::is_integral_v<T> && !std::is_same_v<std::remove_cv_t<T>, bool>;
-template <std::size_t Bytes>
-struct unsigned_of;
-template <>
-struct unsigned_of<1> {
-  using type = std::uint8_t;
-};
-template <>
-struct unsigned_of<2> {
-  using type = std::uint16_t;
-};
-template <>
-struct unsigned_of<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct unsigned_of<8> {
-  using type = std::uint64_t;
-};
-
-/// Keys compared with == (unique, reduce_by_key, the by-key scans, run_length_encode): integers as unsigned bit
-/// patterns of their width (== on integers is == on their bits), float and double as themselves (-0.0 == +0.0,
-/// NaN != NaN, as the portable path compares them). void: no fast path.
-template <class T, class = void>
-struct key {
-  using type = void;
-};
+/// The unsigned integer of B bytes (B = 1, 2, 4 or 8).
+template <std::size_t B>
+using unsigned_of_t = std::conditional_t<
+    B == 1, std::uint8_t,
+    std::conditional_t<B == 2, std::uint16_t, std::conditional_t<B == 4, std::uint32_t, std::uint64_t>>>;
 template <class T>
-struct key<T, std::enable_if_t<is_plain_integer_v<T>>> {
-  using type = typename unsigned_of<sizeof(T)>::type;
-};
-template <>
-struct key<float> {
-  using type = float;
-};
-template <>
-struct key<double> {
-  using type = double;
-};
-/// Values summed (reduce_by_key, the by-key scans): 32- and 64-bit integers as unsigned (two's complement sums are
-/// the same bits), float and double.
-template <class T, class = void>
-struct sum {
-  using type = void;
-};
+inline constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
 template <class T>
-struct sum<T, std::enable_if_t<is_plain_integer_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)>> {
-  using type = typename unsigned_of<sizeof(T)>::type;
-};
-template <>
-struct sum<float> {
-  using type = float;
-};
-template <>
-struct sum<double> {
-  using type = double;
-};
-/// Elements of reductions with min/max (where signedness matters): the 32- and 64-bit integers, float, double.
-template <class T, class = void>
-struct ordered {
-  using type = void;
-};
-template <class T>
-struct ordered<T, std::enable_if_t<is_plain_integer_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)>> {
-  using type = std::conditional_t<std::is_signed_v<T>, std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>,
-                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
-};
-template <>
-struct ordered<float> {
-  using type = float;
-};
-template <>
-struct ordered<double> {
-  using type = double;
-};
-/// Elements copied by selection (copy_if, remove_if): any trivially copyable type of 1, 2, 4 or 8 bytes, as bits.
-template <class T, class = void>
-struct bits {
-  using type = void;
-};
-template <class T>
-struct bits<T, std::enable_if_t<std::is_trivially_copyable_v<T> &&
-                                (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8)>> {
-  using type = typename unsigned_of<sizeof(T)>::type;
-};
-
+inline constexpr bool is_wide_integer_v = is_plain_integer_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
 /// Integers as the fixed-width type of their size and signedness (char as int8_t, long as int64_t, ...).
 template <class T>
-using fixed_t = std::conditional_t<std::is_signed_v<T>, std::make_signed_t<typename unsigned_of<sizeof(T)>::type>,
-                                   typename unsigned_of<sizeof(T)>::type>;
+using fixed_t =
+    std::conditional_t<std::is_signed_v<T>, std::make_signed_t<unsigned_of_t<sizeof(T)>>, unsigned_of_t<sizeof(T)>>;
 
-template <class T>
-using key_t = typename key<std::remove_cv_t<T>>::type;
-template <class T>
-using sum_t = typename sum<std::remove_cv_t<T>>::type;
-template <class T>
-using ordered_t = typename ordered<std::remove_cv_t<T>>::type;
-template <class T>
-using bits_t = typename bits<std::remove_cv_t<T>>::type;
+// What the library is instantiated for, by use; void: no fast path for T.
+/// Keys compared with == (unique, reduce_by_key, the by-key scans, run_length_encode): integers as unsigned bit
+/// patterns of their width (== on integers is == on their bits), float and double as themselves (-0.0 == +0.0,
+/// NaN != NaN, as the portable path compares them).
+template <class T, class U = std::remove_cv_t<T>>
+using key_t =
+    std::conditional_t<is_plain_integer_v<U>, unsigned_of_t<sizeof(U)>, std::conditional_t<is_float_v<U>, U, void>>;
+/// Values summed (reduce_by_key, the by-key scans): 32- and 64-bit integers as unsigned (two's complement sums are
+/// the same bits), float and double.
+template <class T, class U = std::remove_cv_t<T>>
+using sum_t =
+    std::conditional_t<is_wide_integer_v<U>, unsigned_of_t<sizeof(U)>, std::conditional_t<is_float_v<U>, U, void>>;
+/// Elements of reductions with min/max (where signedness matters): the 32- and 64-bit integers, float, double.
+template <class T, class U = std::remove_cv_t<T>>
+using ordered_t = std::conditional_t<is_wide_integer_v<U>, fixed_t<U>, std::conditional_t<is_float_v<U>, U, void>>;
+/// Elements copied by selection (copy_if, remove_if): any trivially copyable type of 1, 2, 4 or 8 bytes, as bits.
+template <class T, class U = std::remove_cv_t<T>>
+using bits_t = std::conditional_t<std::is_trivially_copyable_v<U> &&
+                                      (sizeof(U) == 1 || sizeof(U) == 2 || sizeof(U) == 4 || sizeof(U) == 8),
+                                  unsigned_of_t<sizeof(U)>, void>;
 
 /// A rank-1 View whose elements are contiguous in memory reachable from E's kernels.
 template <class E, class V>
