@@ -279,6 +279,33 @@ void sort_less_raw(benchmark::State& st) {
       nullptr, 0, [&] { hashed_keys(d, k); });
 }
 
+// ---- sort of double keys with std::less: cub::DeviceMergeSort through Weft, raw, and Weft's tiled merge sort ------
+void double_keys(const Data& d, const Doubles& k) {
+  auto v = d.values;
+  weft::parallel_for(
+      "keys", weft::RangePolicy<Exec>(0, g_n), WEFT_LAMBDA(std::int64_t i) { k(i) = v(i); });
+}
+void sort_double_weft(benchmark::State& st, bool vendor) {
+  const auto& d = data();
+  Doubles k("k", g_n);
+  const bool was = ex::set_vendor_algorithms(vendor);
+  timed(
+      st, [&] { double_keys(d, k); }, [&] { weft::sort(Exec(), k, std::less<>()); });
+  ex::set_vendor_algorithms(was);
+  st.SetBytesProcessed(st.iterations() * g_n * 8);
+}
+void sort_double_raw(benchmark::State& st) {
+  const auto& d = data();
+  Doubles k("k", g_n);
+  raw_case(
+      st,
+      [&](void* t, std::size_t& b) {
+        return cub::DeviceMergeSort::StableSortKeys(t, b, k.data(), g_n, std::less<double>(), Exec().cuda_stream());
+      },
+      nullptr, 0, [&] { double_keys(d, k); });
+  st.SetBytesProcessed(st.iterations() * g_n * 8);
+}
+
 /// Before timing: each fast path's result equals the portable path's.
 void check_against_portable() {
   const auto& d = data();
@@ -331,6 +358,7 @@ WEFT_CUB_CASE("histogram", hist_weft, hist_raw)
 WEFT_CUB_CASE("reduce", reduce_weft, reduce_raw)
 // no goal: two passes (the predicate's flags, then Flagged) against If's one, by design (the predicate is the user's)
 WEFT_CUB_CASE("copy_if_flagged", copy_if_weft, copy_if_raw)
+WEFT_CUB_CASE("sort_less_double", sort_double_weft, sort_double_raw)
 // ratio > 1: Weft's radix route for std::less beats CUB's merge sort (which Weft would otherwise have to match)
 BENCHMARK_CAPTURE(sort_less_weft, radix, true)
     ->Name("sort_less_vs_merge_sort/weft")

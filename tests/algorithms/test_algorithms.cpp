@@ -968,4 +968,54 @@ TEST_CASE_TEMPLATE("the vendor paths (CUB on weft::Cuda) give the portable kerne
     return host_vector(s);
   });
   REQUIRE(f7 == p7);
+  auto [f8, p8] = vendor_and_portable([&] {  // floating keys: cub::DeviceMergeSort vs the tiled merge sort
+    auto s = device_copy<weft::View<double*, M>>("s", hv);
+    auto idx = device_copy<weft::View<std::int64_t*, M>>("idx", hk);
+    weft::sort_by_key(E(), s, idx, std::greater<>());
+    auto a = host_vector(idx);
+    const auto b = host_vector(s);
+    for (double x : b) a.push_back(static_cast<std::int64_t>(x * 1e6));
+    return a;
+  });
+  REQUIRE(f8 == p8);
+}
+
+TEST_CASE_TEMPLATE("sort_by_key of floating keys with std::less / std::greater: stable, -0.0 and +0.0 keep their order",
+                   E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  for (std::size_t n : {std::size_t(2), std::size_t(1025), std::size_t(65537)}) {
+    INFO("n = ", n);
+    std::mt19937 g(123 + n);
+    std::vector<double> h(n);
+    for (auto& x : h) {
+      const int r = static_cast<int>(g() % 8);
+      x = r == 0 ? -0.0 : r == 1 ? 0.0 : static_cast<double>(static_cast<int>(g() % 50) - 25) * 0.5;
+    }
+    std::vector<std::int32_t> idx(n);
+    std::iota(idx.begin(), idx.end(), 0);
+    for (int desc = 0; desc < 2; ++desc) {
+      auto k = device_copy<weft::View<double*, M>>("k", h);
+      auto v = device_copy<weft::View<std::int32_t*, M>>("v", idx);
+      std::vector<std::pair<double, std::int32_t>> ref(n);
+      for (std::size_t i = 0; i < n; ++i) ref[i] = {h[i], idx[i]};
+      if (desc) {
+        weft::sort_by_key(E(), k, v, std::greater<double>());
+        std::stable_sort(ref.begin(), ref.end(), [](auto a, auto b) { return a.first > b.first; });
+      } else {
+        weft::sort_by_key(E(), k, v, std::less<>());
+        std::stable_sort(ref.begin(), ref.end(), [](auto a, auto b) { return a.first < b.first; });
+      }
+      const auto gk = host_vector(k);
+      const auto gv = host_vector(v);
+      for (std::size_t i = 0; i < n; ++i) {
+        REQUIRE(std::signbit(gk[i]) == std::signbit(ref[i].first));
+        REQUIRE(gk[i] == ref[i].first);
+        REQUIRE(gv[i] == ref[i].second);
+      }
+      auto f = device_copy<weft::View<float*, M>>("f", std::vector<float>(h.begin(), h.end()));
+      weft::sort(E(), f, std::greater<>());
+      auto gf = host_vector(f);
+      REQUIRE(std::is_sorted(gf.begin(), gf.end(), std::greater<float>()));
+    }
+  }
 }

@@ -560,6 +560,40 @@ template <class T>
 inline constexpr int standard_order_v<std::greater<T>, T> = -1;
 template <class Comp, class T>
 inline constexpr int radix_order_v = std::is_integral_v<T> && !std::is_same_v<T, bool> ? standard_order_v<Comp, T> : 0;
+/// Floating keys under std::less / std::greater on a backend with the vendor paths: cub::DeviceMergeSort.
+template <class E, class Comp, class T>
+inline constexpr int vendor_merge_order_v = has_vendor_algorithms_v<E> &&
+                                                    (std::is_same_v<T, float> || std::is_same_v<T, double>)
+                                                ? standard_order_v<Comp, T>
+                                                : 0;
+
+/// The vendor comparison sort (cub::DeviceMergeSort) of floating keys, in place where the keys are contiguous;
+/// values follow a 32-bit index and are gathered once. false (nothing done) where the vendor path may not run.
+template <bool Descending, class E, class K, class VV>
+bool vendor_merge_sort(const E& exec, const K& keys, const VV* values) {
+  using T = typename K::non_const_value_type;
+  using M = typename K::memory_space;
+  const std::int64_t n = static_cast<std::int64_t>(keys.extent(0));
+  if (n < 2 || !experimental::vendor_algorithms_enabled() || n > std::int64_t(0x7fffffff)) return false;
+  const bool in_place = vendor::contiguous<E>(keys);
+  View<T*, M> a;
+  if (!in_place) {
+    a = View<T*, M>(view_alloc(WithoutInitializing, keys.label() + " (sort keys)"), n);
+    deep_copy(exec, a, keys);
+  }
+  View<std::uint32_t*, M> idx;
+  if (values) {
+    idx = View<std::uint32_t*, M>(view_alloc(WithoutInitializing, "weft::sort (index)"), n);
+    parallel_for(
+        "weft::sort (index)", RangePolicy<E, IndexType<std::int64_t>>(exec, 0, n),
+        WEFT_LAMBDA(std::int64_t i) { idx(i) = static_cast<std::uint32_t>(i); });
+  }
+  vendor::merge_sort(exec, in_place ? keys.data() : a.data(), values ? idx.data() : nullptr, static_cast<int>(n),
+                     Descending);
+  if (!in_place) deep_copy(exec, keys, a);
+  if (values) gather_values(exec, *values, idx);
+  return true;
+}
 }  // namespace impl
 
 /// Sorts v ascending (stable). Arithmetic keys: radix sort on exec; other types: operator<, on the host.
@@ -580,6 +614,11 @@ template <ExecutionSpace E, class V, class Comp>
 void sort(const E& exec, const V& v, Comp comp) {
   impl::check_rank1(v, "sort");
   using T = typename V::non_const_value_type;
+  if constexpr (impl::vendor_merge_order_v<E, Comp, T> != 0) {
+    if (impl::vendor_merge_sort<(impl::vendor_merge_order_v<E, Comp, T> < 0)>(
+            exec, v, static_cast<const View<char*, typename V::memory_space>*>(nullptr)))
+      return;
+  }
   if constexpr (impl::radix_order_v<Comp, T> != 0) {
     impl::radix_sort<(impl::radix_order_v<Comp, T> < 0)>(exec, v, static_cast<const impl::NoValues*>(nullptr));
   } else if constexpr (E::impl_is_host_space) {
@@ -628,6 +667,9 @@ void sort_by_key(const E& exec, const K& keys, const V& values, Comp comp) {
   impl::check_rank1(values, "sort_by_key");
   impl::check_same_size("sort_by_key", keys, values);
   using T = typename K::non_const_value_type;
+  if constexpr (impl::vendor_merge_order_v<E, Comp, T> != 0) {
+    if (impl::vendor_merge_sort<(impl::vendor_merge_order_v<E, Comp, T> < 0)>(exec, keys, &values)) return;
+  }
   if constexpr (impl::radix_order_v<Comp, T> != 0) {
     impl::radix_sort<(impl::radix_order_v<Comp, T> < 0)>(exec, keys, &values);
     return;

@@ -1,5 +1,6 @@
 // The vendor fast paths of weft::experimental's algorithms on weft::Cuda: CUB's device algorithms (DeviceSelect,
-// DeviceReduce, DeviceScan's by-key scans, DeviceRunLengthEncode, DeviceHistogram), compiled once into
+// DeviceReduce, DeviceScan's by-key scans, DeviceRunLengthEncode, DeviceHistogram, and DeviceMergeSort for weft::sort
+// of floating keys under std::less / std::greater), compiled once into
 // Weft::algorithms (algorithms/src/*_cub.cpp) for the arithmetic types listed by the traits below, so that a user's
 // file pays none of CUB's compile time. Generic code (std_algorithms.hpp) takes a fast path where
 // `vendor_path_ok` holds (the instance's backend has the paths, the switch below is on, every View is contiguous
@@ -141,6 +142,9 @@ enum class ReduceOp { sum, min, max };
 /// The sum, smallest or largest of in[0, n), n >= 1.
 template <class E, class T>
 T reduce(const E& exec, const T* in, std::int64_t n, ReduceOp op);
+/// Sorts keys[0, n) stably by < (or > when descending), idx (when not null) alongside; T: float or double.
+template <class E, class T>
+void merge_sort(const E& exec, T* keys, std::uint32_t* idx, int n, bool descending);
 /// sum of a[i] * b[i] over [0, n).
 template <class E, class T>
 T dot(const E& exec, const T* a, const T* b, std::int64_t n);
