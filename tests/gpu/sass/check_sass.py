@@ -11,7 +11,11 @@ tests/linalg/test_linalg.cpp, compiled by the cuda preset) and checks the promis
     scratch-overflow printf (docs/how-it-runs.md), i.e. no spills;
   - a warp reduction through the intrinsics layer has as many instructions as the same one with CUDA's intrinsics.
 
-usage: check_sass.py OBJECT... [--cuobjdump PATH] [--archs 80,90]
+With --cub-paths (the objects of Weft::algorithms): the fat binary as above, and for each architecture the kernels
+of every CUB device algorithm Weft's fast paths call (radix and merge sorts, DeviceSelect, DeviceReduce and
+ReduceByKey, the by-key scans, DeviceHistogram), so that a fast path cannot lose its machine code unnoticed.
+
+usage: check_sass.py OBJECT... [--cuobjdump PATH] [--archs 80,90] [--cub-paths]
 Exit status 0 when every check passes, 1 with each failure's kernel (demangled) and instruction lines, 77 (ctest's
 skip) when cuobjdump is not installed (scripts/setup.sh --cuda-tools installs it), 1 then if WEFT_SASS_REQUIRED=1 (CI).
 """
@@ -105,11 +109,42 @@ def opcode(instr):
     return s.split()[0] if s.split() else ""
 
 
+# The CUB kernels behind each fast path of Weft::algorithms (algorithms/src/*_cub.cpp), by a part of their names.
+CUB_FAMILIES = [
+    ("weft::sort (radix)", "radix_sort::DeviceRadixSortOnesweepKernel"),
+    ("weft::sort (floating keys, std::less/greater)", "merge_sort::DeviceMergeSortBlockSortKernel"),
+    ("copy_if, remove_if, unique", "select::DeviceSelectSweepKernel"),
+    ("reduce_by_key, run_length_encode", "reduce::DeviceReduceByKeyKernel"),
+    ("inclusive/exclusive_scan_by_key", "scan_by_key::DeviceScanByKeyKernel"),
+    ("histogram", "histogram::DeviceHistogramSweepKernel"),
+    ("reduce, transform_reduce", "reduce::DeviceReduceKernel"),
+]
+
+
+def check_cub_paths(cuobjdump, objects, archs, failures, fail):
+    for arch in archs:
+        funcs = {}
+        for obj in objects:
+            funcs.update(sass_functions(cuobjdump, obj, arch))
+        names = demangle(list(funcs))
+        for what, needle in CUB_FAMILIES:
+            ks = [m for m in funcs if needle in names[m]]
+            if not ks:
+                fail("sm_%d: no %s kernel for %s in Weft::algorithms" % (arch, needle, what))
+            else:
+                print("check_sass: sm_%d: %-46s %3d kernels (%s)" % (arch, what, len(ks), needle))
+    for f in failures:
+        print("check_sass: FAILED: " + f)
+    print("check_sass: the CUB paths over %s, %d failures" % (", ".join("sm_%d" % a for a in archs), len(failures)))
+    return 1 if failures else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("objects", nargs="+")
     ap.add_argument("--cuobjdump")
     ap.add_argument("--archs", default="80,90")
+    ap.add_argument("--cub-paths", action="store_true")
     args = ap.parse_args()
     cuobjdump = find_cuobjdump(args.cuobjdump)
     if not cuobjdump:
@@ -132,6 +167,9 @@ def main():
         if not re.search(r"PTX file\s+\d+: .*\.sm_%d\.ptx" % max(archs), listing):
             fail("%s: no compute_%d PTX in the fat binary (a GPU newer than sm_%d could not run it)" %
                  (obj, max(archs), max(archs)), listing.splitlines())
+
+    if args.cub_paths:
+        return check_cub_paths(cuobjdump, args.objects, archs, failures, fail)
 
     checked = 0
     for arch in archs:
