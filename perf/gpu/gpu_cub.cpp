@@ -356,7 +356,8 @@ WEFT_CUB_CASE("unique", unique_weft, unique_raw)
 WEFT_CUB_CASE("run_length_encode", rle_weft, rle_raw)
 WEFT_CUB_CASE("histogram", hist_weft, hist_raw)
 WEFT_CUB_CASE("reduce", reduce_weft, reduce_raw)
-// no goal: two passes (the predicate's flags, then Flagged) against If's one, by design (the predicate is the user's)
+// no goal: two passes (the predicate's flags, then Flagged) against If's one, by design (the predicate is the user's);
+// its _portable twin is Weft's single-pass parallel_scan copy_if, one pass as If: which of the two CUDA should take
 WEFT_CUB_CASE("copy_if_flagged", copy_if_weft, copy_if_raw)
 WEFT_CUB_CASE("sort_less_double", sort_double_weft, sort_double_raw)
 // ratio > 1: Weft's radix route for std::less beats CUB's merge sort (which Weft would otherwise have to match)

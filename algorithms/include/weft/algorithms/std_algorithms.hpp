@@ -581,10 +581,42 @@ std::size_t vendor_copy_if(const E& exec, const S& src, const D& dst, Pred pred,
 }
 }  // namespace impl
 
+namespace impl {
+/// copy_if on device spaces: one parallel_scan (single pass with decoupled look-back on the GPU backends) whose
+/// final call writes each selected element at its prefix: the input read once, the selection written once.
+/// A destination smaller than the input is checked first with a count.
+template <class E, class S, class D, class Pred>
+std::size_t scan_copy_if(const E& exec, const S& src, const D& dst, Pred pred) {
+  const std::int64_t n = size_of(src);
+  if (size_of(dst) < n) {
+    std::int64_t pass = 0;
+    parallel_reduce(
+        "weft::experimental::copy_if (count)", Range<E>(exec, 0, n),
+        WEFT_LAMBDA(std::int64_t i, std::int64_t & c) { c += pred(src(i)) ? 1 : 0; }, pass);
+    if (pass > size_of(dst))
+      throw Error("weft::experimental::copy_if: " + std::to_string(pass) + " elements of \"" + src.label() +
+                  "\" pass but dst \"" + dst.label() + "\" holds " + std::to_string(dst.extent(0)) +
+                  "; give a destination at least as large (count_if tells how many)");
+  }
+  std::int64_t total = 0;
+  parallel_scan(
+      "weft::experimental::copy_if (scan)", Range<E>(exec, 0, n),
+      WEFT_LAMBDA(std::int64_t i, std::int64_t & upd, bool final) {
+        const auto x = src(i);
+        const bool f = static_cast<bool>(pred(x));
+        if (final && f) dst(upd) = x;
+        upd += f ? 1 : 0;
+      },
+      total);
+  return static_cast<std::size_t>(total);
+}
+}  // namespace impl
+
 /// Copies the elements satisfying pred to the front of dst, in order; returns how many. dst must hold them
 /// (raises weft::Error naming both sizes otherwise, before anything is written). On weft::Cuda with contiguous,
 /// non-overlapping Views of 1-, 2-, 4- or 8-byte elements: the predicate in a Weft kernel, then
-/// cub::DeviceSelect::Flagged.
+/// cub::DeviceSelect::Flagged. Other device spaces (and CUDA otherwise): one single-pass parallel_scan. Host
+/// spaces: per-thread blocks (count, offsets, write), the shape of a hand-written two-pass OpenMP compaction.
 template <ExecutionSpace E, class S, class D, class Pred>
 std::size_t copy_if(const E& exec, const S& src, const D& dst, Pred pred) {
   weft::impl::check_rank1(src, "copy_if");
@@ -596,6 +628,9 @@ std::size_t copy_if(const E& exec, const S& src, const D& dst, Pred pred) {
                 !std::is_void_v<impl::vendor::bits_t<T>>) {
     if (impl::vendor::path_ok<E>(n, src, dst) && !impl::overlap(src, dst))
       return impl::vendor_copy_if(exec, src, dst, pred, false, "copy_if");
+  }
+  if constexpr (!E::impl_is_host_space) {
+    if (!impl::overlap(src, dst)) return impl::scan_copy_if(exec, src, dst, pred);
   }
   const std::int64_t blocks = weft::impl::algorithm_blocks(exec, n);
   View<std::int64_t*, typename S::memory_space> counts(view_alloc(WithoutInitializing, "weft::copy_if counts"), blocks);
