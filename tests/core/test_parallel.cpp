@@ -288,13 +288,12 @@ TEST_CASE_TEMPLATE("parallel_scan joins in index order (a non-commutative join, 
 
 TEST_CASE_TEMPLATE("nested dispatch inside a kernel runs inline", E, WEFT_TEST_HOST_SPACES) {
   weft::View<int*, E> out("out", 8);
-  weft::parallel_for(
-      weft::RangePolicy<E>(0, 8), WEFT_LAMBDA(int i) {
-        int s = 0;
-        weft::parallel_reduce(
-            weft::RangePolicy<E>(0, i + 1), [&](int j, int& a) { a += j; }, s);
-        out(i) = s;
-      });
+  weft::parallel_for(weft::RangePolicy<E>(0, 8), [=](int i) {
+    int s = 0;
+    weft::parallel_reduce(
+        weft::RangePolicy<E>(0, i + 1), [&](int j, int& a) { a += j; }, s);
+    out(i) = s;
+  });
   for (int i = 0; i < 8; ++i) CHECK(out(i) == i * (i + 1) / 2);
 }
 

@@ -208,11 +208,10 @@ TEST_CASE_TEMPLATE("reference counting: copies count, kernel copies do not, the 
   }
   CHECK(a.use_count() == 1);
   weft::View<int*, E> seen("seen", 1000);
-  weft::parallel_for(
-      weft::RangePolicy<E>(0, 1000), WEFT_LAMBDA(int i) {
-        auto inner = a;  // a copy inside a kernel never touches the count
-        seen(i) = inner.use_count();
-      });
+  weft::parallel_for(weft::RangePolicy<E>(0, 1000), [=](int i) {
+    auto inner = a;  // a copy inside a kernel never touches the count
+    seen(i) = inner.use_count();
+  });
   int wrong = 0;
   for (int i = 0; i < 1000; ++i) wrong += seen(i) != 2;  // a and the lambda's capture
   CHECK(wrong == 0);

@@ -25,9 +25,28 @@ class ParallelReduce;
 template <class Functor, class Adaptor, class Policy, class ExecSpace>
 class ParallelScan;
 
-/// Calls f with the policy's work tag first when it has one.
+/// Calls f with the policy's work tag first when it has one: the device engines' kernels. Under nvcc a functor
+/// whose operator() is host-only (no WEFT_LAMBDA / WEFT_INLINE_FUNCTION) is a compile error here naming its
+/// operator() (#20011, made an error; #20014, the same without the names, left out), rather than nvcc's warning
+/// and a kernel that cannot call it.
+#if defined(__CUDACC__) && !defined(__clang__)
+#pragma nv_diagnostic push
+#pragma nv_diag_suppress 20014
+#pragma nv_diag_error 20011
+#endif
 template <class Tag, class F, class... A>
 WEFT_FORCEINLINE_FUNCTION void invoke(const F& f, A&&... a) {
+  if constexpr (std::is_void_v<Tag>)
+    f(static_cast<A&&>(a)...);
+  else
+    f(Tag{}, static_cast<A&&>(a)...);
+}
+#if defined(__CUDACC__) && !defined(__clang__)
+#pragma nv_diagnostic pop
+#endif
+/// The same for the host engines, host-only: f may be a plain lambda or functor on a host space in a CUDA build.
+template <class Tag, class F, class... A>
+WEFT_HOST_FORCEINLINE void host_invoke(const F& f, A&&... a) {
   if constexpr (std::is_void_v<Tag>)
     f(static_cast<A&&>(a)...);
   else

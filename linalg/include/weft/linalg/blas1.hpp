@@ -54,6 +54,8 @@ void check_same_extent(const char* fn, const X& x, const Y& y) {
                 " elements but \"" + y.label() + "\" has " + std::to_string(y.extent(0)) +
                 "; the vectors must have the same extent");
 }
+// std::abs(std::complex) is host-only: std::complex Views live in host spaces
+WEFT_IMPL_EXEC_CHECK_DISABLE
 template <class T>
 WEFT_INLINE_FUNCTION auto abs_value(const T& v) {
   if constexpr (std::is_arithmetic_v<T>) {

@@ -18,7 +18,7 @@ class ParallelFor<F, Policy, E> {
     using Tag = typename Policy::work_tag;
     host_dispatch(label_, [this] {
       HostThreading<E>::parallel(work_.threads(), [this](int tid, int n) {
-        work_.run(tid, n, [this](const auto&... a) { invoke<Tag>(f_, a...); });
+        work_.run(tid, n, [this](const auto&... a) { host_invoke<Tag>(f_, a...); });
       });
     });
   }

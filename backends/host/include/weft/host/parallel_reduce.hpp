@@ -59,11 +59,12 @@ class ParallelReduce<F, Adaptor, Policy, E> {
       V* slot = slots.at(tid);
       if constexpr (Adaptor::is_array) {
         a_.init(slot);
-        work_.run(tid, n, [&](const auto&... i) { invoke<Tag>(f_, i..., slot); });
+        work_.run(tid, n, [&](const auto&... i) { host_invoke<Tag>(f_, i..., slot); });
       } else {
         V acc;  // a local accumulator the compiler keeps in registers
         a_.init(&acc);
-        work_.run(tid, n, [&](const auto&... i) { a_.apply(&acc, [&](auto&... r) { invoke<Tag>(f_, i..., r...); }); });
+        work_.run(tid, n,
+                  [&](const auto&... i) { a_.apply(&acc, [&](auto&... r) { host_invoke<Tag>(f_, i..., r...); }); });
         *slot = acc;
       }
     });

@@ -33,17 +33,17 @@ class ParallelScan<F, Adaptor, Policy, E> {
       V acc;
       a_.init(&acc);
       if (n == 1) {
-        for (I i = b; i < e; ++i) invoke<Tag>(f_, i, acc, true);
+        for (I i = b; i < e; ++i) host_invoke<Tag>(f_, i, acc, true);
         *slots.at(nt) = acc;
         return;
       }
-      for (I i = b; i < e; ++i) invoke<Tag>(f_, i, acc, false);
+      for (I i = b; i < e; ++i) host_invoke<Tag>(f_, i, acc, false);
       *slots.at(tid) = acc;
       HostThreading<E>::barrier(n);
       V off;
       a_.init(&off);
       for (int t = 0; t < tid; ++t) a_.join(&off, slots.at(t));
-      for (I i = b; i < e; ++i) invoke<Tag>(f_, i, off, true);
+      for (I i = b; i < e; ++i) host_invoke<Tag>(f_, i, off, true);
       if (tid == n - 1) *slots.at(nt) = off;
     });
     a_.store(slots.at(nt));

@@ -10,6 +10,7 @@
 
 #include <weft/host/barrier.hpp>
 #include <weft/impl/team_collectives.hpp>
+#include <weft/macros.hpp>
 #include <weft/policies.hpp>
 #include <weft/reducers.hpp>
 #include <weft/scratch.hpp>
@@ -27,6 +28,10 @@ struct HostTeamShared {  // placed at 64-byte aligned offsets by HostWork
   std::size_t thread_scratch[2];
 };
 
+/// Its members run on host threads only. They are WEFT_INLINE_FUNCTION (host and device in a CUDA or HIP build) so
+/// that a WEFT_LAMBDA, which nvcc also compiles for the device, may call them on a host TeamPolicy without nvcc's
+/// "calling a __host__ function from a __host__ __device__ function" warnings in the user's code; the device
+/// pass of team_barrier, the one host-only call, is a trap that never runs.
 template <class ExecSpace>
 class HostTeamMember : public TeamCollectives<HostTeamMember<ExecSpace>> {
  public:
@@ -48,21 +53,25 @@ class HostTeamMember : public TeamCollectives<HostTeamMember<ExecSpace>> {
     }
   }
 
-  int league_rank() const { return static_cast<int>(league_rank_); }
-  int league_size() const { return static_cast<int>(league_size_); }
-  int team_rank() const { return team_rank_; }
-  int team_size() const { return team_size_; }
-  const scratch_memory_space& team_scratch(int level) const { return team_scratch_[level]; }
-  const scratch_memory_space& thread_scratch(int level) const { return thread_scratch_[level]; }
-  const scratch_memory_space& team_shmem() const { return team_scratch_[0]; }
+  WEFT_INLINE_FUNCTION int league_rank() const { return static_cast<int>(league_rank_); }
+  WEFT_INLINE_FUNCTION int league_size() const { return static_cast<int>(league_size_); }
+  WEFT_INLINE_FUNCTION int team_rank() const { return team_rank_; }
+  WEFT_INLINE_FUNCTION int team_size() const { return team_size_; }
+  WEFT_INLINE_FUNCTION const scratch_memory_space& team_scratch(int level) const { return team_scratch_[level]; }
+  WEFT_INLINE_FUNCTION const scratch_memory_space& thread_scratch(int level) const { return thread_scratch_[level]; }
+  WEFT_INLINE_FUNCTION const scratch_memory_space& team_shmem() const { return team_scratch_[0]; }
 
-  void team_barrier() const {
+  WEFT_INLINE_FUNCTION void team_barrier() const {
+#if WEFT_IMPL_DEVICE_PASS
+    WEFT_IMPL_DEVICE_TRAP();  // never reached: a host team runs on host threads
+#else
     if (team_size_ > 1) host_team_barrier_wait(&shared_->barrier, team_size_);
+#endif
   }
 
   /// Every thread gets `value` as held by thread `source`.
   template <class T>
-  void team_broadcast(T& value, int source) const {
+  WEFT_INLINE_FUNCTION void team_broadcast(T& value, int source) const {
     if (team_size_ == 1) return;
     static_assert(sizeof(T) <= host_team_slot_bytes, "weft: team_broadcast of a value over 256 bytes");
     if (team_rank_ == source) new (slot(source)) T(value);
@@ -71,14 +80,14 @@ class HostTeamMember : public TeamCollectives<HostTeamMember<ExecSpace>> {
     team_barrier();
   }
   template <class F, class T>
-  void team_broadcast(const F& f, T& value, int source) const {
+  WEFT_INLINE_FUNCTION void team_broadcast(const F& f, T& value, int source) const {
     if (team_rank_ == source) f(value);
     team_broadcast(value, source);
   }
 
   // ---- hooks for the nested patterns in <weft/team.hpp> ----
   template <class I, class Body>
-  void impl_for(NestLevel level, I b, I e, const Body& body) const {
+  WEFT_INLINE_FUNCTION void impl_for(NestLevel level, I b, I e, const Body& body) const {
     if (level == NestLevel::ThreadVector || team_size_ == 1) {
       for (I i = b; i < e; ++i) body(i);
       return;
@@ -90,7 +99,7 @@ class HostTeamMember : public TeamCollectives<HostTeamMember<ExecSpace>> {
     for (I i = static_cast<I>(b + lo); i < static_cast<I>(b + hi); ++i) body(i);
   }
   template <class Adaptor>
-  void impl_join(NestLevel level, const Adaptor& a, typename Adaptor::value_type* v) const {
+  WEFT_INLINE_FUNCTION void impl_join(NestLevel level, const Adaptor& a, typename Adaptor::value_type* v) const {
     using V = typename Adaptor::value_type;
     if (level == NestLevel::ThreadVector || team_size_ == 1) return;
     static_assert(sizeof(V) <= host_team_slot_bytes, "weft: nested reduction value over 256 bytes");
@@ -102,8 +111,8 @@ class HostTeamMember : public TeamCollectives<HostTeamMember<ExecSpace>> {
     *v = acc;
   }
   template <class Adaptor>
-  void impl_exclusive_prefix(NestLevel level, const Adaptor& a, typename Adaptor::value_type* v,
-                             typename Adaptor::value_type* total) const {
+  WEFT_INLINE_FUNCTION void impl_exclusive_prefix(NestLevel level, const Adaptor& a, typename Adaptor::value_type* v,
+                                                  typename Adaptor::value_type* total) const {
     using V = typename Adaptor::value_type;
     if (level == NestLevel::ThreadVector || team_size_ == 1) {
       *total = *v;
@@ -122,18 +131,20 @@ class HostTeamMember : public TeamCollectives<HostTeamMember<ExecSpace>> {
     *total = all;
   }
   template <class F>
-  void impl_single_lane(const F& f) const {
+  WEFT_INLINE_FUNCTION void impl_single_lane(const F& f) const {
     f();
   }
   template <class T>
-  void impl_vector_broadcast(T&) const {}
+  WEFT_INLINE_FUNCTION void impl_vector_broadcast(T&) const {}
   template <class F>
-  void impl_single_team(const F& f) const {
+  WEFT_INLINE_FUNCTION void impl_single_team(const F& f) const {
     if (team_rank_ == 0) f();
   }
 
  private:
-  char* slot(int k) const { return shared_->slots + static_cast<std::size_t>(k) * host_team_slot_bytes; }
+  WEFT_INLINE_FUNCTION char* slot(int k) const {
+    return shared_->slots + static_cast<std::size_t>(k) * host_team_slot_bytes;
+  }
   HostTeamShared* shared_;
   std::int64_t league_rank_;
   std::int64_t league_size_;
