@@ -2,11 +2,35 @@
 #pragma once
 
 #include <string_view>
+#include <type_traits>
 
 #include <weft/host/region.hpp>
 #include <weft/host/work.hpp>
 
 namespace weft::impl {
+
+template <class P>
+inline constexpr bool is_static_range_v = false;
+template <class... P>
+inline constexpr bool is_static_range_v<RangePolicy<P...>> =
+    std::is_same_v<typename RangePolicy<P...>::schedule_type, Schedule<Static>>;
+
+/// What the threads of a static RangePolicy dispatch over a small functor (up to 112 bytes) read: the range and a
+/// copy of the functor side by side, in the object HostThreading hands them (one 64-byte line for a functor of up to
+/// 48 bytes, a lambda over one View). Behind a closure that points at the dispatch, which points at the policy and at
+/// the caller's functor, a thread's first loads were four dependent reads of lines the calling thread had just
+/// written, each a transfer from its core. The copy is made as a kernel's copies are (inside a host-parallel
+/// scope): its Views do not count.
+template <class F, class I, class Tag>
+struct alignas(64) HostPackedRange {
+  I begin, end;
+  F f;
+  WEFT_HOST_FORCEINLINE void operator()(int tid, int n) const {
+    I b, e;
+    static_share(begin, end, tid, n, b, e);
+    for (I i = b; i < e; ++i) host_invoke<Tag>(f, i);
+  }
+};
 
 template <class F, class Policy, class E>
 requires HostEngineSpace<E>
@@ -16,6 +40,19 @@ class ParallelFor<F, Policy, E> {
 
   void execute() const {
     using Tag = typename Policy::work_tag;
+    if constexpr (is_static_range_v<Policy> && sizeof(F) <= 112 && std::is_copy_constructible_v<F>) {
+      if (work_.policy().chunk_size() <= 0) {
+        host_dispatch(label_, [this] {
+          using I = typename Policy::index_type;
+          const HostPackedRange<F, I, Tag> run = [this] {
+            HostParallelScope as_in_a_kernel;
+            return HostPackedRange<F, I, Tag>{work_.policy().begin(), work_.policy().end(), f_};
+          }();
+          HostThreading<E>::parallel(work_.threads(), run);
+        });
+        return;
+      }
+    }
     host_dispatch(label_, [this] {
       HostThreading<E>::parallel(work_.threads(), [this](int tid, int n) {
         work_.run(tid, n, [this](const auto&... a) { host_invoke<Tag>(f_, a...); });

@@ -43,6 +43,16 @@ class HostBuffer {
   char* heap_ = nullptr;
 };
 
+/// Thread tid's contiguous share [b, e) of [begin, end) among n threads (the static schedule without a chunk).
+template <class I>
+WEFT_HOST_FORCEINLINE void static_share(I begin, I end, int tid, int n, I& b, I& e) {
+  const I len = end - begin;
+  const I q = len / n, r = len % n;
+  const I t = static_cast<I>(tid);
+  b = begin + t * q + (t < r ? t : r);
+  e = b + q + (t < r ? 1 : 0);
+}
+
 template <class Policy>
 class HostWork;
 
@@ -57,14 +67,9 @@ class HostWork<RangePolicy<P...>> {
   int threads() const { return p_.space().impl_thread_count(); }
   I size() const { return p_.end() - p_.begin(); }
 
+  const Policy& policy() const { return p_; }
   /// This thread's contiguous share [b, e) under the static schedule without a chunk size.
-  void static_range(int tid, int n, I& b, I& e) const {
-    const I len = size();
-    const I q = len / n, r = len % n;
-    const I t = static_cast<I>(tid);
-    b = p_.begin() + t * q + (t < r ? t : r);
-    e = b + q + (t < r ? 1 : 0);
-  }
+  void static_range(int tid, int n, I& b, I& e) const { static_share(p_.begin(), p_.end(), tid, n, b, e); }
 
   template <class Item>
   WEFT_HOST_FORCEINLINE void run(int tid, int n, const Item& item) const {
