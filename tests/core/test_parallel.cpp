@@ -42,6 +42,55 @@ TEST_CASE_TEMPLATE("RangePolicy covers exactly [begin, end) under every schedule
   }
 }
 
+// A host-only functor (a plain operator(), as Kokkos programs on host spaces write them) of a given size: the host
+// engine copies a static RangePolicy's functor of up to 112 bytes next to the range for its threads, and reads a
+// larger one where the caller keeps it. Either way the result is the same and the Views' counts do not move.
+template <class E, std::size_t Pad>
+struct PaddedFunctor {
+  weft::View<std::int64_t*, E> out;
+  weft::View<int*, E> counts;
+  char pad[Pad];
+  void operator()(std::int64_t i) const {
+    out(i) += i + pad[0] + pad[Pad - 1];
+    counts(i) = out.use_count();  // copies made for the dispatch do not count
+  }
+};
+
+template <class E, std::size_t Pad>
+void check_padded(std::int64_t begin, std::int64_t n) {
+  weft::View<std::int64_t*, E> out("out", begin + n);
+  weft::View<int*, E> counts("counts", begin + n);
+  PaddedFunctor<E, Pad> f{out, counts, {}};
+  f.pad[0] = 3;
+  f.pad[Pad - 1] = 4;
+  const int held = out.use_count();  // out and f.out
+  weft::parallel_for("padded", weft::RangePolicy<E>(begin, begin + n), f);
+  weft::parallel_for("padded (tagless, again)", weft::RangePolicy<E>(begin, begin + n), f);
+  CHECK(out.use_count() == held);
+  auto h = weft_test::on_host(out);
+  auto c = weft_test::on_host(counts);
+  int wrong = 0;
+  for (std::int64_t i = 0; i < begin + n; ++i)
+    wrong += h(i) != (i < begin ? 0 : 2 * (i + 7)) || c(i) != (i < begin ? 0 : held);
+  CHECK(wrong == 0);
+}
+
+TEST_CASE_TEMPLATE("host dispatch: functors either side of the packed-launch size, host-only operator()", E,
+                   WEFT_TEST_HOST_SPACES) {
+  // 2 x 32-byte Views, 40 with bounds checks (the label for device code)
+  constexpr std::size_t at =
+      weft::impl::host_packed_functor_max - sizeof(weft::View<std::int64_t*, E>) - sizeof(weft::View<int*, E>);
+  static_assert(sizeof(PaddedFunctor<E, at>) == weft::impl::host_packed_functor_max,
+                "at the limit: copied next to the range");
+  static_assert(sizeof(PaddedFunctor<E, at + 1>) > weft::impl::host_packed_functor_max,
+                "over it: read where the caller keeps it");
+  for (const std::int64_t n : {0, 1, 5, 1001}) {
+    INFO("n = " << n);
+    check_padded<E, at>(3, n);
+    check_padded<E, at + 1>(3, n);
+  }
+}
+
 TEST_CASE_TEMPLATE("index types int and int64 and unsigned, and a plain count", E, WEFT_TEST_EXEC_SPACES) {
   const int n = 1234;
   weft::View<long*, E> v("v", n);

@@ -1,6 +1,7 @@
 // impl::ParallelFor for every policy on the host backends (Serial, OpenMP).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
 
@@ -21,6 +22,7 @@ inline constexpr bool is_static_range_v<RangePolicy<P...>> =
 /// the caller's functor, a thread's first loads were four dependent reads of lines the calling thread had just
 /// written, each a transfer from its core. The copy is made as a kernel's copies are (inside a host-parallel
 /// scope): its Views do not count.
+inline constexpr std::size_t host_packed_functor_max = 112;
 template <class F, class I, class Tag>
 struct alignas(64) HostPackedRange {
   I begin, end;
@@ -40,7 +42,8 @@ class ParallelFor<F, Policy, E> {
 
   void execute() const {
     using Tag = typename Policy::work_tag;
-    if constexpr (is_static_range_v<Policy> && sizeof(F) <= 112 && std::is_copy_constructible_v<F>) {
+    if constexpr (is_static_range_v<Policy> && sizeof(F) <= host_packed_functor_max &&
+                  std::is_copy_constructible_v<F>) {
       if (work_.policy().chunk_size() <= 0) {
         host_dispatch(label_, [this] {
           using I = typename Policy::index_type;
