@@ -65,7 +65,7 @@ void check_padded(std::int64_t begin, std::int64_t n) {
   f.pad[Pad - 1] = 4;
   const int held = out.use_count();  // out and f.out
   weft::parallel_for("padded", weft::RangePolicy<E>(begin, begin + n), f);
-  weft::parallel_for("padded (tagless, again)", weft::RangePolicy<E>(begin, begin + n), f);
+  weft::parallel_for("padded (again)", weft::RangePolicy<E>(begin, begin + n), f);
   CHECK(out.use_count() == held);
   auto h = weft_test::on_host(out);
   auto c = weft_test::on_host(counts);

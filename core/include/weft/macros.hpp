@@ -24,9 +24,15 @@
 #define WEFT_LAMBDA [=] WEFT_HOST_DEVICE
 #define WEFT_CLASS_LAMBDA [ =, *this ] WEFT_HOST_DEVICE
 
+/// 1 when NVIDIA's nvcc compiles (its pragmas below and in parallel.hpp), not clang's CUDA or HIP.
+#if defined(__CUDACC__) && !defined(__clang__)
+#define WEFT_IMPL_NVCC 1
+#else
+#define WEFT_IMPL_NVCC 0
+#endif
 /// Before a __host__ __device__ template whose instantiation for a host-only type (std::complex, which nvcc's device
 /// code lacks) calls host functions: nvcc does not warn about its device pass, which only host spaces' code reaches.
-#if defined(__CUDACC__) && !defined(__clang__)
+#if WEFT_IMPL_NVCC
 #define WEFT_IMPL_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
 #else
 #define WEFT_IMPL_EXEC_CHECK_DISABLE

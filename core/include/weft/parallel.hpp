@@ -12,6 +12,7 @@
 #include <utility>
 
 #include <weft/initialize.hpp>
+#include <weft/macros.hpp>
 #include <weft/policies.hpp>
 #include <weft/reducers.hpp>
 
@@ -29,7 +30,7 @@ class ParallelScan;
 /// whose operator() is host-only (no WEFT_LAMBDA / WEFT_INLINE_FUNCTION) is a compile error here naming its
 /// operator() (#20011, made an error; #20014, the same without the names, left out), rather than nvcc's warning
 /// and a kernel that cannot call it.
-#if defined(__CUDACC__) && !defined(__clang__)
+#if WEFT_IMPL_NVCC
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 20014
 #pragma nv_diag_error 20011
@@ -41,7 +42,7 @@ WEFT_FORCEINLINE_FUNCTION void invoke(const F& f, A&&... a) {
   else
     f(Tag{}, static_cast<A&&>(a)...);
 }
-#if defined(__CUDACC__) && !defined(__clang__)
+#if WEFT_IMPL_NVCC
 #pragma nv_diagnostic pop
 #endif
 /// The same for the host engines, host-only: f may be a plain lambda or functor on a host space in a CUDA build.

@@ -42,21 +42,19 @@ class ParallelFor<F, Policy, E> {
 
   void execute() const {
     using Tag = typename Policy::work_tag;
-    if constexpr (is_static_range_v<Policy> && sizeof(F) <= host_packed_functor_max &&
-                  std::is_copy_constructible_v<F>) {
-      if (work_.policy().chunk_size() <= 0) {
-        host_dispatch(label_, [this] {
+    host_dispatch(label_, [this] {
+      if constexpr (is_static_range_v<Policy> && sizeof(F) <= host_packed_functor_max &&
+                    std::is_copy_constructible_v<F>) {
+        if (work_.policy().chunk_size() <= 0) {
           using I = typename Policy::index_type;
           const HostPackedRange<F, I, Tag> run = [this] {
             HostParallelScope as_in_a_kernel;
             return HostPackedRange<F, I, Tag>{work_.policy().begin(), work_.policy().end(), f_};
           }();
           HostThreading<E>::parallel(work_.threads(), run);
-        });
-        return;
+          return;
+        }
       }
-    }
-    host_dispatch(label_, [this] {
       HostThreading<E>::parallel(work_.threads(), [this](int tid, int n) {
         work_.run(tid, n, [this](const auto&... a) { host_invoke<Tag>(f_, a...); });
       });
