@@ -5,6 +5,7 @@
 #include <string>
 
 #include <weft/error.hpp>
+#include <weft/impl/checked_size.hpp>
 #include <weft/view.hpp>
 
 namespace weft::impl {
@@ -15,6 +16,21 @@ void abort_with(const char* message) noexcept {
   std::fprintf(stderr, "weft: %s\n", message);
   std::fflush(stderr);
   std::abort();
+}
+
+std::string format_bytes(std::size_t bytes) {
+  if (bytes == size_overflow) return std::to_string(size_overflow) + " bytes or more";
+  return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+}
+
+void throw_bytes_error(std::size_t bytes, const std::string& subject, std::string_view fix) {
+  std::string m = subject + " need " + format_bytes(bytes) + ", more than one allocation can hold (" +
+                  std::to_string(max_bytes) + " bytes)";
+  if (!fix.empty()) {
+    m += "; ";
+    m += fix;
+  }
+  throw Error(m);
 }
 
 std::string format_extents(const std::size_t* ext, int rank) {

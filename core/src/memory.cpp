@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <weft/impl/checked_size.hpp>
 #include <weft/impl/host_memory.hpp>
-#include <weft/impl/round_up.hpp>
 #include <weft/impl/tools.hpp>
 #include <weft/view.hpp>
 
@@ -71,7 +71,10 @@ std::vector<LiveAllocation> live_allocations() {
 void* HostSpace::allocate(std::size_t bytes, std::string_view label) const {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
-  const std::size_t rounded = impl::round_up<std::size_t>(bytes, 64);
+  const std::size_t rounded = impl::check_bytes(
+      impl::size_round_up(bytes, 64),
+      [&] { return "weft::HostSpace: allocating " + impl::quote(label) + ": " + std::to_string(bytes) + " bytes"; },
+      "use smaller extents");
   p = std::aligned_alloc(64, rounded);
   if (!p)
     impl::throw_error("weft::HostSpace: allocating " + std::to_string(bytes) + " bytes for " + impl::quote(label) +

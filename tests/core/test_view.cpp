@@ -263,7 +263,9 @@ TEST_CASE("View errors name the label, the sizes and the fix") {
   CHECK_THROWS_WITH_AS(weft::View<double*>("negative", -3),
                        doctest::Contains("\"negative\": extent 0 is negative (-3)"), weft::Error);
   CHECK_THROWS_WITH_AS((weft::View<double**>("overflow", std::size_t(1) << 40, std::size_t(1) << 40)),
-                       doctest::Contains("overflow size_t"), weft::Error);
+                       doctest::Contains("\"overflow\": extents (1099511627776, 1099511627776) of 8-byte elements "
+                                         "need 18446744073709551615 bytes or more, more than one allocation can hold"),
+                       weft::Error);
   CHECK_THROWS_WITH_AS(weft::View<char*>("huge", std::size_t(1) << 62),
                        doctest::Contains("allocating 4611686018427387904 bytes for \"huge\" failed"), weft::Error);
   weft::View<double**, weft::LayoutStride> st("st", weft::LayoutStride(4, 3, 2, 1));
@@ -345,6 +347,89 @@ TEST_CASE_TEMPLATE("deep_copy between host and device views of different layouts
   weft::View<double*, weft::HostSpace> row("row", m);
   weft::deep_copy(row, dev_row);
   CHECK(row(m - 1) == 400.0 + m + 1);
+}
+
+}  // namespace
+
+namespace {
+
+struct Odd7 {
+  char c[7];
+};
+
+// Byte counts near and past 2^63 (impl::check_bytes): each is one weft::Error naming the label, the extents (and
+// strides) and the bytes, on every backend; before the checked arithmetic these wrapped to small allocations that
+// the initialization overran, or spun in the device pool's size-class loop.
+TEST_CASE_TEMPLATE("impossible View sizes raise weft::Error naming the label, the extents and the bytes", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  // 3 x 768614336404564650 x 8 = 2^64 - 16 bytes: fits size_t, but rounding up to the allocation's 64-byte
+  // alignment wrapped to 0.
+  CHECK_THROWS_WITH_AS((weft::View<double**, M>("w", 3, 768614336404564650ull)),
+                       doctest::Contains("weft::View \"w\": extents (3, 768614336404564650) of 8-byte elements need "
+                                         "18446744073709551600 bytes, more than one allocation can hold "
+                                         "(9223372036854775807 bytes); use smaller extents"),
+                       weft::Error);
+  // 2^64 - 1 bytes of chars: blamed a RangePolicy before.
+  CHECK_THROWS_WITH_AS((weft::View<char**, M>("c", 3, 6148914691236517205ull)),
+                       doctest::Contains("\"c\": extents (3, 6148914691236517205) of 1-byte elements need "
+                                         "18446744073709551615 bytes or more"),
+                       weft::Error);
+  // The span of a LayoutStride from its strides, not its extents: 1 + 3 x 2^62 + 3 elements of 8 bytes wraps.
+  CHECK_THROWS_WITH_AS((weft::View<double**, weft::LayoutStride, M>("s", weft::LayoutStride(4, 1ull << 62, 4, 1))),
+                       doctest::Contains("\"s\": extents (4, 4) and strides (4611686018427387904, 1) of 8-byte "
+                                         "elements need 18446744073709551615 bytes or more"),
+                       weft::Error);
+  // No size_t overflow at all, still past one allocation: 2^60 + 1 doubles (spun forever in the device pool).
+  CHECK_THROWS_WITH_AS((weft::View<double*, M>("p", (1ull << 60) + 1)),
+                       doctest::Contains("\"p\": extents (1152921504606846977) of 8-byte elements need "
+                                         "9223372036854775816 bytes"),
+                       weft::Error);
+  // An odd element size: 7 x (2^63 / 7 + 1) bytes, just over the limit.
+  const std::size_t odd = weft::impl::max_bytes / 7 + 1;
+  CHECK_THROWS_WITH_AS((weft::View<Odd7*, M>("odd", odd)),
+                       doctest::Contains(("of 7-byte elements need " + std::to_string(odd * 7) + " bytes").c_str()),
+                       weft::Error);
+  // Exactly the limit passes the size check and fails in the allocator (no machine holds 2^63 - 1 bytes), with the
+  // label; on the device spaces the pool's size class for it is 2^63.
+  CHECK_THROWS_WITH_AS((weft::View<char*, M>("limit", weft::impl::max_bytes)), doctest::Contains("\"limit\""),
+                       weft::Error);
+  // Extents past int64: negative once converted, refused as such.
+  CHECK_THROWS_WITH_AS((weft::View<char*, M>("neg", std::size_t(1) << 63)),
+                       doctest::Contains("\"neg\": extent 0 is negative"), weft::Error);
+  // An empty View spans nothing, whatever its other extents.
+  weft::View<double**, M> empty("empty", 0, std::size_t(1) << 62);
+  CHECK(empty.size() == 0);
+  // Scratch requests: per-thread bytes x team size saturate and are refused, naming the kernel and the level.
+  CHECK(weft::View<double*, weft::ScratchMemorySpace<E>, weft::MemoryUnmanaged>::shmem_size(std::size_t(1) << 62) ==
+        weft::impl::size_overflow);
+  weft::TeamPolicy<E> tp(1, 1);
+  tp.set_scratch_size(1, weft::PerThread(weft::impl::size_overflow / 2 + 1));
+  CHECK_THROWS_WITH_AS(
+      weft::parallel_for("huge_scratch", tp, WEFT_LAMBDA(const typename weft::TeamPolicy<E>::member_type&){}),
+      doctest::Contains("scratch level 1 request of"), weft::Error);
+}
+
+TEST_CASE("checked size arithmetic saturates at size_overflow and check_bytes refuses past max_bytes") {
+  using namespace weft::impl;
+  CHECK(size_mul(0, size_overflow) == 0);
+  CHECK(size_mul(size_overflow, 1) == size_overflow);
+  CHECK(size_mul(std::size_t(1) << 32, std::size_t(1) << 32) == size_overflow);
+  CHECK(size_mul((std::size_t(1) << 32) - 1, (std::size_t(1) << 32) + 1) == size_overflow - 0);  // 2^64 - 1
+  CHECK(size_add(size_overflow - 1, 1) == size_overflow);
+  CHECK(size_add(size_overflow, 0) == size_overflow);
+  CHECK(size_add(size_overflow - 2, 1) == size_overflow - 1);
+  CHECK(size_round_up(size_overflow - 15, 64) == size_overflow);  // wrapped to 0 before
+  CHECK(size_round_up(max_bytes, 64) == max_bytes + 1);
+  CHECK(size_round_up(0, 64) == 0);
+  CHECK(size_round_up(65, 64) == 128);
+  CHECK(check_bytes(
+            max_bytes, [] { return std::string("never"); }, "") == max_bytes);
+  CHECK_THROWS_WITH_AS(check_bytes(
+                           max_bytes + 1, [] { return std::string("who: what"); }, "fix it"),
+                       "who: what need 9223372036854775808 bytes, more than one allocation can hold "
+                       "(9223372036854775807 bytes); fix it",
+                       weft::Error);
 }
 
 }  // namespace

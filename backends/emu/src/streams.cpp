@@ -26,6 +26,7 @@
 
 #include <weft/emu/runtime.hpp>
 #include <weft/error.hpp>
+#include <weft/impl/checked_size.hpp>
 #include <weft/impl/round_up.hpp>
 #include <weft/spaces.hpp>
 #include <weft/view.hpp>
@@ -652,7 +653,7 @@ Status malloc_device(void** p, std::size_t bytes) {
   State& st = state();
   std::size_t free_b = 0, total_b = 0;
   (void)mem_get_info(&free_b, &total_b);
-  void* q = bytes <= free_b ? std::aligned_alloc(256, round_up<std::size_t>(bytes, 256)) : nullptr;
+  void* q = bytes <= free_b && bytes <= max_bytes ? std::aligned_alloc(256, size_round_up(bytes, 256)) : nullptr;
   std::lock_guard<std::mutex> g(st.m);
   if (!q) return fail_with(st, Status::memory_allocation, {});
   st.device_allocations[static_cast<const char*>(q)] = bytes;
@@ -676,7 +677,8 @@ Status free_device(void* p) {
   return Status::success;
 }
 Status malloc_host(void** p, std::size_t bytes) {
-  *p = std::aligned_alloc(256, round_up<std::size_t>(bytes, 256));
+  if (bytes > max_bytes) return Status::memory_allocation;  // as the runtime: too large is out of memory
+  *p = std::aligned_alloc(256, size_round_up(bytes, 256));
   return *p ? Status::success : Status::memory_allocation;
 }
 Status free_host(void* p) {

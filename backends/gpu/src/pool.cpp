@@ -1,10 +1,12 @@
 // The caching allocator of the device memory spaces (see pool.hpp).
+#include <bit>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
 
 #include <weft/gpu/pool.hpp>
+#include <weft/impl/checked_size.hpp>
 
 namespace weft::impl {
 
@@ -20,11 +22,8 @@ struct CachingPool::State {
 };
 
 namespace {
-std::size_t size_class(std::size_t bytes) {
-  std::size_t c = 256;
-  while (c < bytes) c <<= 1;
-  return c;
-}
+/// The power of two >= bytes, at least 256; callers pass bytes <= max_bytes (2^63 - 1), whose class fits.
+std::size_t size_class(std::size_t bytes) { return bytes <= 256 ? 256 : std::bit_ceil(bytes); }
 }  // namespace
 
 CachingPool::CachingPool(const char*, RawAlloc alloc, RawFree free, BeforeCache before_cache,
@@ -76,6 +75,7 @@ void* CachingPool::take(std::size_t c, void* stream, bool stream_known) {
 }
 
 void* CachingPool::allocate_on(std::size_t bytes, void* stream) {
+  if (bytes > max_bytes) return nullptr;  // no device can hold it: the caller's out-of-memory error names it
   if (!enabled_) return alloc_(bytes);
   const std::size_t c = size_class(bytes);
   if (void* p = take(c, stream, stream != nullptr)) return p;

@@ -33,7 +33,17 @@ void note_device_kernel_access(const void* p, std::size_t bytes, bool write, std
 template <class T, class Space>
 void construct_elements(T* p, std::size_t n, std::string_view label) {
   auto body = [p] WEFT_HOST_DEVICE(std::size_t i) { new (p + i) T(); };
-  if (HostAccessibleSpace<Space> && (n * sizeof(T) < serial_copy_bytes || t_in_host_parallel)) {
+  if constexpr (HostAccessibleSpace<Space> && !std::is_nothrow_default_constructible_v<T>) {
+    // A constructor that may throw: one thread, so that on a throw the elements built so far are known and
+    // destroyed before the exception leaves (as std::uninitialized_value_construct does); the caller frees.
+    std::size_t i = 0;
+    try {
+      for (; i < n; ++i) body(i);
+    } catch (...) {
+      destroy_elements<T, Space>(p, i);
+      throw;
+    }
+  } else if (HostAccessibleSpace<Space> && (n * sizeof(T) < serial_copy_bytes || t_in_host_parallel)) {
     for (std::size_t i = 0; i < n; ++i) body(i);
   } else {
     using E = exec_for_memory_t<Space>;

@@ -11,6 +11,7 @@
 #include <weft/array.hpp>
 #include <weft/backend_spaces.hpp>
 #include <weft/error.hpp>
+#include <weft/impl/checked_size.hpp>
 #include <weft/launch_bounds.hpp>
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
@@ -341,18 +342,23 @@ class TeamPolicy {
       if constexpr (requires { impl::TeamTraits<execution_space>::scratch_size_limit(l, 1); })
         lim = impl::TeamTraits<execution_space>::scratch_size_limit(l, team_size * vector_length());
       if (want > lim)
-        impl::throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + std::to_string(want) +
-                                          " bytes per team (" + std::to_string(team_scratch_[l]) + " per team + " +
+        impl::throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + impl::format_bytes(want) +
+                                          " per team (" + std::to_string(team_scratch_[l]) + " per team + " +
                                           std::to_string(thread_scratch_[l]) + " per thread x " +
                                           std::to_string(team_size) + " threads) exceeds the maximum " +
-                                          std::to_string(lim) + " bytes; reduce it or move data to level 1");
+                                          std::to_string(lim) + " bytes; " +
+                                          (l == 0 ? "reduce it or move the data to level 1 (at most " +
+                                                        std::to_string(scratch_size_max(1)) + " bytes per team)"
+                                                  : std::string("reduce it, or keep the data in a View in global "
+                                                                "memory and pass it to the kernel")));
     }
   }
   std::size_t thread_scratch_size(int level) const { return thread_scratch_[level]; }
   /// Scratch one team uses at `level`: per-team bytes plus per-thread bytes times the team size.
   std::size_t scratch_size(int level, int team_size = -1) const {
     const int ts = team_size > 0 ? team_size : this->team_size();
-    return team_scratch_[level] + thread_scratch_[level] * static_cast<std::size_t>(ts);
+    // Saturating (impl::size_mul/size_add): a request past size_t reads as SIZE_MAX, over every backend's maximum.
+    return impl::size_add(team_scratch_[level], impl::size_mul(thread_scratch_[level], static_cast<std::size_t>(ts)));
   }
 
  private:

@@ -12,6 +12,7 @@
 #include <weft/atomics.hpp>
 #include <weft/backend_spaces.hpp>
 #include <weft/error.hpp>
+#include <weft/impl/checked_size.hpp>
 #include <weft/layouts.hpp>
 #include <weft/scratch.hpp>
 #include <weft/spaces.hpp>
@@ -353,7 +354,13 @@ void destroy_record(SharedAllocationRecord* r) {
 template <class T, class Space>
 SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, bool initialize) {
   check_initialized("allocate a View", label);
-  const std::size_t bytes = n * sizeof(T);
+  const std::size_t bytes = check_bytes(
+      size_mul(n, sizeof(T)),
+      [&] {
+        return "weft::View " + quote(label) + ": " + std::to_string(n) + " elements of " + std::to_string(sizeof(T)) +
+               " bytes";
+      },
+      "use smaller extents");
   void* p = Space().allocate(bytes, label);
   auto* r = new SharedAllocationRecord{1, p, bytes, Space::name(), &destroy_record<T, Space>, std::string(label)};
   try {
@@ -585,10 +592,11 @@ class View {
   /// Bytes of scratch a View of these extents needs (with alignment slack).
   template <std::integral... N>
   static std::size_t shmem_size(N... n) {
+    // Saturating: extents past size_t ask for SIZE_MAX bytes, which every scratch maximum refuses.
     std::size_t s = sizeof(value_type);
-    ((s *= static_cast<std::size_t>(n)), ...);
-    for (int k = sizeof...(N); k < R; ++k) s *= traits::analysis::extent_at(k);
-    return s + 16;
+    ((s = impl::size_mul(s, static_cast<std::size_t>(n))), ...);
+    for (int k = sizeof...(N); k < R; ++k) s = impl::size_mul(s, traits::analysis::extent_at(k));
+    return impl::size_add(s, 16);
   }
 
   /// Conversion between compatible views (adding const, to LayoutStride, dynamic <-> static extents).
@@ -718,7 +726,7 @@ class View {
     static_assert(N == traits::rank_dynamic || N == R,
                   "weft::View: give exactly the runtime extents of the data type (one per '*'), or all of them");
   }
-  void set_extents(std::string_view label, const std::int64_t* e, std::size_t count) {
+  void set_extents(std::string_view label, const std::int64_t* e, std::size_t count, bool check = true) {
     std::size_t ext[R > 0 ? R : 1];
     for (std::size_t k = 0; k < count; ++k) {
       if (e[k] < 0)
@@ -733,7 +741,7 @@ class View {
                                           " but the data type fixes it at " +
                                           std::to_string(traits::analysis::extent_at(k)));
     set_extents_unchecked(ext, R);
-    check_size(label);
+    if (check) check_size(label);
   }
   WEFT_INLINE_FUNCTION void set_extents_unchecked(const std::size_t* e, std::size_t count) {
     for (int k = 0; k < R; ++k) map_.ext[k] = k < static_cast<int>(count) ? e[k] : traits::analysis::extent_at(k);
@@ -747,18 +755,27 @@ class View {
                                           std::to_string(R) + " view");
       e[k] = static_cast<std::int64_t>(l.dimension[k]);
     }
-    set_extents(label, e, R);
-    if constexpr (std::is_same_v<array_layout, LayoutStride>)
+    set_extents(label, e, R, !std::is_same_v<array_layout, LayoutStride>);
+    if constexpr (std::is_same_v<array_layout, LayoutStride>) {
       for (int k = 0; k < R; ++k) map_.str[k] = l.stride[k];
-  }
-  void check_size(std::string_view label) const {
-    std::size_t s = sizeof(value_type);
-    for (int k = 0; k < R; ++k) {
-      if (map_.ext[k] != 0 && s > (~std::size_t(0)) / map_.ext[k])
-        impl::throw_view_error(label, "extents " + impl::format_extents(map_.ext, R) + " of " +
-                                          std::to_string(sizeof(value_type)) + "-byte elements overflow size_t");
-      s *= map_.ext[k];
+      check_size(label);  // with the layout's strides: their span, not the packed one
     }
+  }
+  /// The bytes the View spans must fit one allocation (impl::check_bytes), whatever its extents and strides.
+  void check_size(std::string_view label) const {
+    constexpr bool strided = std::is_same_v<array_layout, LayoutStride>;
+    std::size_t span = 1;  // packed layouts: the product of the extents (their strides wrap with it)
+    for (int k = 0; k < R; ++k) {
+      if (map_.ext[k] == 0) return;  // empty: spans nothing, whatever the other extents
+      span = strided ? impl::size_add(span, impl::size_mul(map_.ext[k] - 1, map_.str[k]))
+                     : impl::size_mul(span, map_.ext[k]);
+    }
+    const auto subject = [&] {
+      std::string s = "weft::View " + impl::quote(label) + ": extents " + impl::format_extents(map_.ext, R);
+      if constexpr (strided) s += " and strides " + impl::format_extents(map_.str, R);
+      return s + " of " + std::to_string(sizeof(value_type)) + "-byte elements";
+    };
+    impl::check_bytes(impl::size_mul(span, sizeof(value_type)), subject, "use smaller extents");
   }
   void allocate(const impl::ViewAllocProps<>& props) {
     static_assert(is_managed, "weft::View: an unmanaged View cannot allocate; pass a pointer instead");

@@ -203,16 +203,15 @@ class ScatterView {
   WEFT_INLINE_FUNCTION Access access() const {
     if constexpr (is_duplicated) {
 #if !WEFT_IMPL_DEVICE_PASS
-      if (copies_ > 1) {
-        const int t = impl::t_host_thread_index;
-        if (t >= copies_) [[unlikely]]
-          impl::abort_with(
-              "ScatterView::access: the calling thread's index in its parallel region is not below the number of "
-              "copies (the instance's threads when the ScatterView was made); make the ScatterView for the "
-              "instance the kernel runs on");
-        if (t == 0) return Access(orig_, orig_.data());
-        return Access(orig_, dups_.data() + static_cast<std::size_t>(t - 1) * orig_.span());
-      }
+      // Checked with one copy too (a ScatterView made for Serial or a one-thread instance): there the View itself
+      // is thread 0's copy, and any other thread writing into it would lose updates without a word.
+      const int t = impl::t_host_thread_index;
+      if (t >= copies_) [[unlikely]]
+        impl::abort_with(
+            "ScatterView::access: the calling thread's index in its parallel region is not below the number of "
+            "copies (the instance's threads when the ScatterView was made); make the ScatterView for the "
+            "instance the kernel runs on");
+      if (t > 0) return Access(orig_, dups_.data() + static_cast<std::size_t>(t - 1) * orig_.span());
 #endif
     }
     return Access(orig_, orig_.data());
