@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <weft/impl/host_memory.hpp>
+#include <weft/impl/write_file.hpp>
 #include <weft/weft.hpp>
 
 /// The execution space an app runs on: the build's default, or another one for the per-backend test builds
@@ -48,6 +49,11 @@ struct UsageError : std::runtime_error {
 inline void (*g_end_job_on_error)(const std::exception& error, bool every_rank) = nullptr;
 [[noreturn]] inline void usage_error(const std::string& app, const std::string& message) {
   throw UsageError(app + ": " + message + " (try --help)");
+}
+/// An output the app cannot write (a full disk, /dev/full, no permission): one line, exit status 2, as a usage
+/// error but without the pointer to --help.
+[[noreturn]] inline void output_error(const std::string& app, const std::string& message) {
+  throw UsageError(app + ": " + message);
 }
 
 /// A small argv parser: --name value, --name=value and flags; unknown options and bad values are errors.
@@ -231,10 +237,11 @@ struct Result {
   /// Writes the record to `path` (nothing when path is empty); a write failure is an error.
   void write(const std::string& path) const {
     if (path.empty()) return;
-    FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) usage_error(app, "cannot write the JSON result to \"" + path + "\"");
-    std::fprintf(f, "%s\n", json().c_str());
-    std::fclose(f);
+    try {
+      weft::impl::write_file(path, json() + "\n");  // whole or not at all: never an empty file on a full disk
+    } catch (const weft::Error& e) {
+      output_error(app, std::string("the JSON result (--json): ") + e.what());
+    }
   }
 };
 /// The main() of every mini-app: Weft starts from argv (a bad --weft-* option or WEFT_* variable is a usage
@@ -243,7 +250,21 @@ struct Result {
 /// is one line on stderr and exit status 2, after Weft has finalized (in the MPI apps, an error that not every
 /// rank raised ends the whole job instead: see app_mpi.hpp).
 template <class Run>
+int main_body(int& argc, char* argv[], const char* app, const char* usage, Run&& run);
+/// The exit status of main_body, then the outputs checked: a report that did not reach stdout (a full disk,
+/// /dev/full) or a WEFT_PROFILE=json file that finalize could not write is one line on stderr and exit status 2.
+template <class Run>
 int main(int& argc, char* argv[], const char* app, const char* usage, Run&& run) {
+  int rc = main_body(argc, argv, app, usage, static_cast<Run&&>(run));
+  if (std::string why; !weft::impl::stdout_ok(&why)) {
+    std::fprintf(stderr, "%s: writing the report to standard output failed: %s\n", app, why.c_str());
+    rc = 2;
+  }
+  if (weft::impl::finalize_lost_output()) rc = 2;  // finalize printed the line
+  return rc;
+}
+template <class Run>
+int main_body(int& argc, char* argv[], const char* app, const char* usage, Run&& run) {
   bool weft_help = false;  // initialize prints Weft's options; the app then stops, as after --help
   for (int i = 1; i < argc; ++i)
     weft_help = weft_help || std::string(argv[i]) == "--weft-help" || std::string(argv[i]) == "--kokkos-help";

@@ -7,15 +7,17 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <weft/error.hpp>
 #include <weft/impl/tools.hpp>
+#include <weft/impl/write_file.hpp>
+#include <weft/initialize.hpp>
 #include <weft/profiling.hpp>
 
 namespace weft::impl::tools {
@@ -86,6 +88,7 @@ struct Stat {
 };
 bool g_timer = false;
 std::string g_json;
+bool g_output_lost = false;  // WEFT_PROFILE=json:PATH could not be written at the last finalize
 std::mutex g_mutex;
 std::map<std::pair<int, std::string>, Stat> g_kernels;  // (kind, label); kind 3 = region, 4 = deep_copy
 std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> g_memory;  // space -> (current, high water)
@@ -130,25 +133,27 @@ void print_summary() {
   std::vector<std::pair<std::pair<int, std::string>, Stat>> rows(g_kernels.begin(), g_kernels.end());
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.total > b.second.total; });
   if (!g_json.empty()) {
-    std::ofstream f(g_json);
-    if (!f) {
-      std::cerr << "weft: WEFT_PROFILE=json:" << g_json << ": cannot write the file\n";
-    } else {
-      f << "{\"wall_seconds\": " << wall << ", \"kernels\": [";
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        f << (i ? ", " : "") << "{\"label\": \"" << json_escape(rows[i].first.second) << "\", \"kind\": \""
-          << kind_name(rows[i].first.first) << "\", \"count\": " << rows[i].second.count
-          << ", \"total_seconds\": " << rows[i].second.total
-          << ", \"mean_seconds\": " << rows[i].second.total / std::max(1L, rows[i].second.count)
-          << ", \"share\": " << (wall > 0 ? rows[i].second.total / wall : 0) << "}";
-      f << "], \"memory\": [";
-      std::size_t i = 0;
-      for (const auto& [space, m] : g_memory)
-        f << (i++ ? ", " : "") << "{\"space\": \"" << space << "\", \"high_water_bytes\": " << m.second << "}";
-      f << "]";
-      for (const ProfileReport& r : reports())
-        if (r.wanted()) f << ", \"" << r.key << "\": " << r.json();
-      f << "}\n";
+    std::ostringstream f;
+    f << "{\"wall_seconds\": " << wall << ", \"kernels\": [";
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      f << (i ? ", " : "") << "{\"label\": \"" << json_escape(rows[i].first.second) << "\", \"kind\": \""
+        << kind_name(rows[i].first.first) << "\", \"count\": " << rows[i].second.count
+        << ", \"total_seconds\": " << rows[i].second.total
+        << ", \"mean_seconds\": " << rows[i].second.total / std::max(1L, rows[i].second.count)
+        << ", \"share\": " << (wall > 0 ? rows[i].second.total / wall : 0) << "}";
+    f << "], \"memory\": [";
+    std::size_t i = 0;
+    for (const auto& [space, m] : g_memory)
+      f << (i++ ? ", " : "") << "{\"space\": \"" << space << "\", \"high_water_bytes\": " << m.second << "}";
+    f << "]";
+    for (const ProfileReport& r : reports())
+      if (r.wanted()) f << ", \"" << r.key << "\": " << r.json();
+    f << "}\n";
+    try {
+      write_file(g_json, f.str());  // whole or not at all: never an empty or cut file
+    } catch (const Error& e) {
+      std::fprintf(stderr, "weft: WEFT_PROFILE=json:%s: %s\n", g_json.c_str(), e.what());
+      g_output_lost = true;
     }
     return;
   }
@@ -168,6 +173,7 @@ void print_summary() {
 
 void initialize(const std::string_view& libs, const std::string_view& profile) {
   g_start = now();
+  g_output_lost = false;
   std::string list(libs);
   std::size_t pos = 0;
   while (pos <= list.size() && !list.empty()) {
@@ -374,3 +380,7 @@ void declare_metadata(const std::string& key, const std::string& value) {
     if (t.metadata) t.metadata(key.c_str(), value.c_str());
 }
 }  // namespace weft::profiling
+
+namespace weft::impl {
+bool finalize_lost_output() noexcept { return tools::g_output_lost; }
+}  // namespace weft::impl

@@ -1,8 +1,19 @@
 // An exception thrown by a functor on a host backend: the dispatch rethrows it in the caller as a weft::Error
 // naming the kernel, with the original nested; threads waiting for the thrower at a barrier (the scan's, a
 // team's) leave instead of hanging; the next dispatch runs normally. Same on Serial and OpenMP.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include <weft/impl/write_file.hpp>
 
 #include "test_common.hpp"
 
@@ -130,6 +141,64 @@ TEST_CASE_TEMPLATE("a View whose element constructor throws destroys the element
     CHECK(Throwing::live == 7);
   }
   CHECK(Throwing::live == 0);
+}
+
+}  // namespace
+
+namespace {
+
+/// The names in `dir` (no . and ..).
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+std::string read_all(const std::string& path) {
+  std::ifstream f(path);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+// impl::write_file, which the apps' --json, WEFT_PROFILE=json:PATH and weft-bench's outputs go through: a write that
+// fails part way (a disk that fills: here a file size limit, RLIMIT_FSIZE, with SIGXFSZ ignored) is a weft::Error
+// naming the path and the reason, the file that was there keeps its old content whole, and no temporary file stays.
+TEST_CASE("write_file: a failed write is an error and leaves the old file whole and no temporary file") {
+  char tmpl[] = "/tmp/weft-write-file-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl, path = dir + "/out.json";
+  weft::impl::write_file(path, "old\n");
+  CHECK(read_all(path) == "old\n");
+  const std::string big(100000, 'x');
+  {
+    struct rlimit saved {};
+    REQUIRE(getrlimit(RLIMIT_FSIZE, &saved) == 0);
+    struct rlimit small = saved;
+    small.rlim_cur = 4096;
+    auto* old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    std::string what;
+    try {
+      weft::impl::write_file(path, big);
+    } catch (const weft::Error& e) {
+      what = e.what();
+    }
+    setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, old_handler);
+    CHECK(what == "cannot write \"" + path + "\": File too large");
+  }
+  CHECK(read_all(path) == "old\n");
+  CHECK(files_in(dir) == std::vector<std::string>{"out.json"});
+  weft::impl::write_file(path, big);  // and with room, the whole new content
+  CHECK(read_all(path) == big);
+  CHECK(files_in(dir) == std::vector<std::string>{"out.json"});
+  // A device is written in place (never renamed over): /dev/full refuses, /dev/null takes it.
+  CHECK_THROWS_WITH_AS(weft::impl::write_file("/dev/full", "x"), "cannot write \"/dev/full\": No space left on device",
+                       weft::Error);
+  weft::impl::write_file("/dev/null", "x");
+  CHECK_THROWS_WITH_AS(weft::impl::write_file(dir, "x"), doctest::Contains("it is a directory"), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::impl::write_file(dir + "/no/such/dir/out.json", "x"),
+                       doctest::Contains("No such file or directory"), weft::Error);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
