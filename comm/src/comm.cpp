@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include <weft/comm.hpp>
+#include <weft/impl/settings.hpp>
 
 #include "internal.hpp"
 
@@ -84,10 +85,7 @@ std::string describe(const char* call, const std::string& label) {
   return std::string("weft::comm::") + call + " on View \"" + label + "\"";
 }
 bool checks_enabled() noexcept {
-  static const bool on = [] {
-    const char* e = std::getenv("WEFT_COMM_CHECKS");
-    return !(e && std::strcmp(e, "0") == 0);
-  }();
+  static const bool on = weft::impl::env_flag("WEFT_COMM_CHECKS", true);
   return on;
 }
 void check_usable(const CommImpl* c, const char* call, const std::string& label) {

@@ -7,6 +7,7 @@
 
 #include <weft/config.hpp>
 #include <weft/impl/backend_registry.hpp>
+#include <weft/impl/settings.hpp>
 #include <weft/impl/tools.hpp>
 #include <weft/initialize.hpp>
 #include <weft/spaces.hpp>
@@ -79,33 +80,21 @@ bool g_device_round_robin = false;
 namespace {
 int g_num_threads = -1;
 
-/// An integer setting in [lo, hi]; the error names the setting and gives an example.
-int parse_int(const std::string& text, const char* where, long lo, long hi, const char* expected) {
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < lo || v > hi)
-    throw Error(std::string("weft::initialize: ") + where + " is \"" + text + "\"; " + expected);
-  return static_cast<int>(v);
+/// An integer option or variable from the registry (impl/settings.hpp), checked against its range.
+int parse_registered(const char* name, const std::string& text, const char* where) {
+  try {
+    check_setting_value(*find_setting(name), where, text);
+  } catch (const Error& e) {
+    throw Error(std::string("weft::initialize: ") + e.what());
+  }
+  return static_cast<int>(std::strtol(text.c_str(), nullptr, 10));
 }
 int parse_threads(const std::string& text, const char* where) {
-  return parse_int(text, where, 1, 1 << 20, "give a positive thread count, e.g. --weft-num-threads=4");
+  return parse_registered("WEFT_NUM_THREADS", text, where);
 }
-int parse_device(const std::string& text, const char* where) {
-  return parse_int(text, where, 0, 1024, "give a device number from 0, e.g. --weft-device-id=1");
-}
+int parse_device(const std::string& text, const char* where) { return parse_registered("WEFT_DEVICE_ID", text, where); }
 
-void print_help(std::ostream& os) {
-  os << "Weft options (also accepted with the --kokkos- prefix):\n"
-        "  --weft-help                  print this help\n"
-        "  --weft-num-threads=N         threads of the OpenMP backend (env WEFT_NUM_THREADS; default\n"
-        "                               OMP_NUM_THREADS, else all cores)\n"
-        "  --weft-device-id=N           GPU to use (env WEFT_DEVICE_ID; default 0)\n"
-        "  --weft-map-device-id-by=mpi_rank  one GPU per MPI rank on a node, round-robin (or WEFT_MAP_DEVICE_ID_BY)\n"
-        "  --weft-print-configuration   print the configuration at initialize\n"
-        "  --weft-tools-libs=A.so;B.so  Kokkos Tools libraries, chained in order (or WEFT_TOOLS_LIBS, "
-        "KOKKOS_TOOLS_LIBS)\n"
-        "  --weft-profile=summary|json:PATH  the built-in kernel timer, printed at finalize (or WEFT_PROFILE)\n";
-}
+void print_help(std::ostream& os) { print_settings_help(os); }
 }  // namespace
 
 void throw_not_initialized(std::string_view what, std::string_view label) {
@@ -124,6 +113,11 @@ bool is_finalized() noexcept { return impl::g_runtime_state == impl::RuntimeStat
 void initialize(const InitializationSettings& settings) {
   if (is_initialized())
     throw Error("weft::initialize: Weft is already initialized; call initialize once (or finalize first)");
+  try {
+    impl::check_environment_settings();  // every WEFT_* variable that is set, before anything starts
+  } catch (const Error& e) {
+    throw Error(std::string("weft::initialize: ") + e.what());
+  }
   int threads = settings.has_num_threads() ? settings.get_num_threads() : -1;
   if (threads <= 0)
     if (const char* env = std::getenv("WEFT_NUM_THREADS")) threads = impl::parse_threads(env, "WEFT_NUM_THREADS");
@@ -134,11 +128,7 @@ void initialize(const InitializationSettings& settings) {
     int device = settings.has_device_id() ? settings.get_device_id() : -1;
     if (device < 0)
       if (const char* env = std::getenv("WEFT_DEVICE_ID")) device = impl::parse_device(env, "WEFT_DEVICE_ID");
-    if (const char* env = std::getenv("WEFT_MAP_DEVICE_ID_BY")) {
-      if (std::string(env) != "mpi_rank")
-        throw Error(std::string("weft::initialize: WEFT_MAP_DEVICE_ID_BY=") + env + " is not known; use mpi_rank");
-      impl::g_map_device_by_rank = true;
-    }
+    if (impl::env_choice("WEFT_MAP_DEVICE_ID_BY", -1) == 0) impl::g_map_device_by_rank = true;
     if (device < 0 && impl::g_map_device_by_rank) {
       // One GPU per rank, round-robin by the rank on this node as the MPI launcher reports it.
       for (const char* var :
@@ -195,9 +185,11 @@ void initialize(int& argc, char* argv[]) {
     if (name == "--weft-num-threads" || name == "--weft-threads")
       s.set_num_threads(impl::parse_threads(value(), "--weft-num-threads"));
     else if (name == "--weft-map-device-id-by") {
-      const std::string v = value();
-      if (v != "mpi_rank")
-        throw Error("weft::initialize: --weft-map-device-id-by=" + v + " is not known; use mpi_rank");
+      try {
+        impl::check_setting_value(*impl::find_setting(name), name, value());
+      } catch (const Error& e) {
+        throw Error(std::string("weft::initialize: ") + e.what());
+      }
       impl::g_map_device_by_rank = true;
     } else if (name == "--weft-device-id")
       s.set_device_id(impl::parse_device(value(), "--weft-device-id"));
@@ -207,9 +199,14 @@ void initialize(int& argc, char* argv[]) {
       s.set_print_configuration(true);
     else if (name == "--weft-tools-libs" || name == "--weft-tools-library")
       impl::g_tools_libs = value();
-    else if (name == "--weft-profile")
+    else if (name == "--weft-profile") {
       impl::g_profile = value();
-    else
+      try {
+        impl::check_setting_value(*impl::find_setting(name), name, impl::g_profile);
+      } catch (const Error& e) {
+        throw Error(std::string("weft::initialize: ") + e.what());
+      }
+    } else
       throw Error("weft::initialize: unknown option \"" + a + "\"; run with --weft-help for the list");
   }
   for (int i = out; i < argc; ++i) argv[i] = nullptr;

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 
+#include <weft/impl/settings.hpp>
 #include <weft/linalg.hpp>
 
 #include "gemm_call.hpp"
@@ -19,11 +20,8 @@ namespace weft::linalg {
 
 Impl default_impl() {
   static const Impl choice = [] {
-    const char* e = std::getenv("WEFT_LINALG_IMPL");
-    if (!e || !*e || std::strcmp(e, "auto") == 0) return Impl::automatic;
-    if (std::strcmp(e, "native") == 0) return Impl::native;
-    if (std::strcmp(e, "vendor") == 0) return Impl::vendor;
-    throw Error(std::string("weft::linalg: WEFT_LINALG_IMPL=") + e + " is not known; use native, vendor or auto");
+    constexpr Impl impls[] = {Impl::automatic, Impl::native, Impl::vendor};  // the registry's order
+    return impls[weft::impl::env_choice("WEFT_LINALG_IMPL", 0)];
   }();
   return choice;
 }
@@ -31,15 +29,7 @@ bool has_vendor_blas() noexcept { return WEFT_LINALG_HAS_CBLAS != 0; }
 
 namespace {
 std::atomic<bool>& tf32_setting() {
-  static std::atomic<bool> on{[] {
-    const char* e = std::getenv("WEFT_LINALG_TF32");
-    if (!e || !*e) return false;
-    for (const char* yes : {"1", "on", "true", "yes"})
-      if (std::strcmp(e, yes) == 0) return true;
-    for (const char* no : {"0", "off", "false", "no"})
-      if (std::strcmp(e, no) == 0) return false;
-    throw Error(std::string("weft::linalg: WEFT_LINALG_TF32=") + e + " is not known; use 1 (allow TF32) or 0");
-  }()};
+  static std::atomic<bool> on{weft::impl::env_flag("WEFT_LINALG_TF32", false)};
   return on;
 }
 }  // namespace

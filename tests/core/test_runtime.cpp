@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <weft/impl/settings.hpp>
+
 #include "test_common.hpp"
 
 namespace {
@@ -106,9 +108,74 @@ TEST_CASE("command line and environment settings") {
     args = {"prog", "--weft-num-threads=zero"};
     argv = {args[0].data(), args[1].data()};
     argc = 2;
-    CHECK_THROWS_WITH_AS(weft::initialize(argc, argv.data()), doctest::Contains("give a positive thread count"),
+    CHECK_THROWS_WITH_AS(weft::initialize(argc, argv.data()), doctest::Contains("give an integer from 1 to 4096"),
                          weft::Error);
   }
+}
+
+// The registry (core/src/settings.cpp): every registered variable set to a value it does not accept makes
+// weft::initialize raise one weft::Error naming the variable, the value and the accepted values (before, most were
+// ignored or silently defaulted, and the emulator's aborted); --weft-help lists every one.
+TEST_CASE("settings registry: a bad value of any WEFT_* variable is an error at initialize, naming it") {
+  using weft::impl::SettingKind;
+  std::ostringstream help;
+  weft::impl::print_settings_help(help);
+  int checked = 0;
+  for (const auto* s = weft::impl::settings_registry(); s->name; ++s) {
+    INFO("setting " << s->name);
+    CHECK(help.str().find(std::string(s->name) + "=VALUE") != std::string::npos);
+    if (*s->option) CHECK(help.str().find(std::string(s->option) + "=VALUE") != std::string::npos);
+    std::vector<std::string> bad;
+    switch (s->kind) {
+      case SettingKind::integer:
+        bad = {"abc", "4abc", std::to_string(s->lo - 1), std::to_string(s->hi + 1), "99999999999999999999"};
+        break;
+      case SettingKind::flag:
+        bad = {"maybe", "2", "on1"};
+        break;
+      case SettingKind::choice:
+      case SettingKind::custom:
+        bad = {"bogus", "shuffle:xyz", "json:"};
+        break;
+      case SettingKind::text:
+        break;  // any text is a path or a list; empty is unset
+    }
+    for (const auto& v : bad) {
+      setenv(s->name, v.c_str(), 1);
+      std::string what;
+      try {
+        weft::initialize();
+        weft::finalize();
+      } catch (const weft::Error& e) {
+        what = e.what();
+      }
+      unsetenv(s->name);
+      INFO("value " << v << ": " << what);
+      CHECK(what.find(std::string("weft::initialize: ") + s->name) == 0);
+      CHECK(what.find(v) != std::string::npos);
+      CHECK(what.find(s->values) != std::string::npos);
+      ++checked;
+    }
+  }
+  CHECK(checked > 40);
+  // Accepted spellings, checked without starting anything.
+  const auto accepts = [](const char* name, const char* v) {
+    try {
+      weft::impl::check_setting_value(*weft::impl::find_setting(name), name, v);
+      return true;
+    } catch (const weft::Error&) {
+      return false;
+    }
+  };
+  CHECK(accepts("WEFT_EMU_BLOCK_ORDER", "shuffle:4294967295"));
+  CHECK(!accepts("WEFT_EMU_BLOCK_ORDER", "shuffle:4294967296"));
+  CHECK(accepts("WEFT_PROFILE", "summary,json:/tmp/p.json,launches"));
+  CHECK(!accepts("WEFT_PROFILE", "summary,,launches"));
+  CHECK(accepts("WEFT_EMU_CHECK", "OFF"));
+  CHECK(accepts("WEFT_VENDOR_ALGORITHMS", "no"));
+  CHECK(accepts("WEFT_NUM_THREADS", "4096"));
+  CHECK(!accepts("WEFT_NUM_THREADS", "1048576"));  // segfaulted under a memory limit before
+  CHECK(accepts("--weft-device-id", "0"));
 }
 
 TEST_CASE("stream ordering: instance dispatches and 3-argument deep_copy never fence globally") {

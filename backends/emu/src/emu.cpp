@@ -20,6 +20,7 @@
 #include <weft/emu/context.hpp>
 #include <weft/error.hpp>
 
+#include <weft/impl/settings.hpp>
 #include <weft/spaces.hpp>
 #include "memory_model.hpp"
 
@@ -299,14 +300,10 @@ struct Settings {
 
 Settings read_settings() {
   Settings s;
-  if (const char* o = std::getenv("WEFT_EMU_BLOCK_ORDER")) {
-    const std::string v = o;
-    if (v.rfind("shuffle:", 0) == 0) {
-      s.shuffle = true;
-      s.seed = static_cast<unsigned>(std::strtoul(v.c_str() + 8, nullptr, 10));
-    } else if (v != "index") {
-      throw Error("WEFT_EMU_BLOCK_ORDER is \"" + v + "\"; use \"index\" or \"shuffle:SEED\"");
-    }
+  const std::string v = env_text("WEFT_EMU_BLOCK_ORDER");  // checked: index or shuffle:SEED
+  if (v.rfind("shuffle:", 0) == 0) {
+    s.shuffle = true;
+    s.seed = static_cast<unsigned>(std::strtoul(v.c_str() + 8, nullptr, 10));
   }
   return s;
 }
@@ -462,23 +459,12 @@ void async_wait(unsigned pending_groups) {
 int device_count() {
   // WEFT_EMU_DEVICES=N: N devices that are all this one emulated machine, so that choosing a device per rank
   // (--weft-device-id, WEFT_MAP_DEVICE_ID_BY=mpi_rank) can be exercised without GPUs.
-  static const int n = [] {
-    const char* d = std::getenv("WEFT_EMU_DEVICES");
-    if (!d || !*d) return 1;
-    char* end = nullptr;
-    const long v = std::strtol(d, &end, 10);
-    if (*end != '\0' || v < 1 || v > 64)
-      throw Error(std::string("WEFT_EMU_DEVICES=") + d + " is not a number of devices from 1 to 64");
-    return static_cast<int>(v);
-  }();
+  static const int n = [] { return static_cast<int>(env_integer("WEFT_EMU_DEVICES", 1)); }();
   return n;
 }
 
 int multiprocessor_count() {
-  static const int n = [] {
-    const char* w = std::getenv("WEFT_EMU_WORKERS");
-    return w && std::atoi(w) > 0 ? std::atoi(w) : omp_get_max_threads();
-  }();
+  static const int n = [] { return static_cast<int>(env_integer("WEFT_EMU_WORKERS", omp_get_max_threads())); }();
   return n;
 }
 

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include <weft/error.hpp>
+#include <weft/impl/settings.hpp>
 #include <weft/impl/tools.hpp>
 
 namespace weft::impl::emu {
@@ -18,12 +19,7 @@ namespace {
 
 std::atomic<bool>& model_flag() {
   static std::atomic<bool> on = [] {
-    const char* e = std::getenv("WEFT_EMU_PROFILE");
-    if (!e || !*e) return false;
-    const std::string v = e;
-    if (v == "memory") return true;
-    if (v == "off" || v == "0") return false;
-    throw Error("WEFT_EMU_PROFILE=" + v + " is not known; use memory (the GpuEmu memory model) or off");
+    return env_choice("WEFT_EMU_PROFILE", 0) == 1;  // off, memory, 0
   }();
   return on;
 }

@@ -28,6 +28,7 @@
 #include <weft/error.hpp>
 #include <weft/impl/checked_size.hpp>
 #include <weft/impl/round_up.hpp>
+#include <weft/impl/settings.hpp>
 #include <weft/spaces.hpp>
 #include <weft/view.hpp>
 
@@ -44,27 +45,11 @@ struct Config {
 
 Config read_config() {
   Config c;
-  if (const char* m = std::getenv("WEFT_EMU_STREAMS"); m && *m) {
-    const std::string s(m);
-    if (s == "lazy")
-      c.mode = Mode::lazy;
-    else if (s == "concurrent")
-      c.mode = Mode::concurrent;
-    else if (s == "sync")
-      c.mode = Mode::sync;
-    else
-      abort_with(("weft: WEFT_EMU_STREAMS=" + s + " is not known; use lazy, concurrent or sync").c_str());
-  }
-  if (const char* k = std::getenv("WEFT_EMU_CHECK"); k && *k) {
-    const std::string s(k);
-    if (s == "0" || s == "off" || s == "false" || s == "no")
-      c.check = false;
-    else if (s == "1" || s == "on" || s == "true" || s == "yes")
-      c.check = true;
-    else
-      abort_with(("weft: WEFT_EMU_CHECK=" + s + " is not known; use 1/on or 0/off").c_str());
-  }
-  if (const char* s = std::getenv("WEFT_EMU_STREAM_SEED"); s && *s) c.seed = unsigned(std::strtoul(s, nullptr, 10));
+  // Checked by weft::initialize (the settings registry, impl/settings.hpp); a bad value is a weft::Error there.
+  constexpr Mode modes[] = {Mode::lazy, Mode::concurrent, Mode::sync};  // the registry's order
+  c.mode = modes[env_choice("WEFT_EMU_STREAMS", 0)];
+  c.check = env_flag("WEFT_EMU_CHECK", true);
+  c.seed = static_cast<unsigned>(env_integer("WEFT_EMU_STREAM_SEED", 0));
   return c;
 }
 const Config& config() {

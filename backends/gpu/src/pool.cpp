@@ -7,6 +7,7 @@
 
 #include <weft/gpu/pool.hpp>
 #include <weft/impl/checked_size.hpp>
+#include <weft/impl/settings.hpp>
 
 namespace weft::impl {
 
@@ -29,8 +30,7 @@ std::size_t size_class(std::size_t bytes) { return bytes <= 256 ? 256 : std::bit
 CachingPool::CachingPool(const char*, RawAlloc alloc, RawFree free, BeforeCache before_cache,
                          const StreamEvents* events)
     : s_(new State), alloc_(alloc), free_(free), before_cache_(before_cache), events_(events) {
-  const char* mode = std::getenv("WEFT_ALLOCATOR");
-  enabled_ = !(mode && std::string(mode) == "direct");
+  enabled_ = env_choice("WEFT_ALLOCATOR", 0) == 0;  // pool, direct
 }
 
 CachingPool::~CachingPool() {

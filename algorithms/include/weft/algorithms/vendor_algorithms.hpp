@@ -16,16 +16,14 @@
 #include <type_traits>
 
 #include <weft/algorithms/vendor_sort.hpp>
+#include <weft/impl/settings.hpp>
 #include <weft/weft.hpp>
 
 namespace weft::experimental {
 
 namespace impl {
 inline std::atomic<bool>& vendor_switch() {
-  static std::atomic<bool> on{[] {
-    const char* e = std::getenv("WEFT_VENDOR_ALGORITHMS");
-    return !(e && (std::strcmp(e, "0") == 0 || std::strcmp(e, "off") == 0 || std::strcmp(e, "OFF") == 0));
-  }()};
+  static std::atomic<bool> on{weft::impl::env_flag("WEFT_VENDOR_ALGORITHMS", true)};
   return on;
 }
 }  // namespace impl
