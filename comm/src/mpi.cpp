@@ -19,6 +19,7 @@
 
 #include <weft/comm.hpp>
 #include <weft/comm/mpi.hpp>
+#include <weft/impl/checked_size.hpp>
 
 #include "internal.hpp"
 
@@ -301,19 +302,19 @@ class MpiComm final : public CommImpl {
   }
   void allgather(const void* s, void* r, std::size_t n, Dtype d) override {
     check_mpi_alive("allgather");
-    as_int_count(n * static_cast<std::size_t>(size), "allgather");
+    as_int_count(weft::impl::size_mul(n, static_cast<std::size_t>(size)), "allgather");
     const int c = as_int_count(n, "allgather");
     check_mpi(MPI_Allgather(s, c, mpi_type(d), r, c, mpi_type(d), comm_), "MPI_Allgather", "");
   }
   void reduce_scatter(const void* s, void* r, std::size_t n, Dtype d, OpKind op) override {
     check_mpi_alive("reduce_scatter");
-    as_int_count(n * static_cast<std::size_t>(size), "reduce_scatter");
+    as_int_count(weft::impl::size_mul(n, static_cast<std::size_t>(size)), "reduce_scatter");
     check_mpi(MPI_Reduce_scatter_block(s, r, as_int_count(n, "reduce_scatter"), mpi_type(d), mpi_op(op), comm_),
               "MPI_Reduce_scatter_block", "");
   }
   void alltoall(const void* s, void* r, std::size_t n, Dtype d) override {
     check_mpi_alive("alltoall");
-    as_int_count(n * static_cast<std::size_t>(size), "alltoall");
+    as_int_count(weft::impl::size_mul(n, static_cast<std::size_t>(size)), "alltoall");
     const int c = as_int_count(n, "alltoall");
     check_mpi(MPI_Alltoall(s, c, mpi_type(d), r, c, mpi_type(d), comm_), "MPI_Alltoall", "");
   }

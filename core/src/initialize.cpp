@@ -216,6 +216,7 @@ void initialize(int& argc, char* argv[]) {
 }
 
 void fence(std::string_view label) {
+  impl::check_initialized("fence", label);  // after finalize, as every other call: an error, not a silent no-op
   impl::tools::FenceScope profile(label.empty() ? std::string_view("weft::fence") : label, 0);
   impl::fence_backends();
   impl::fence_all_instances();

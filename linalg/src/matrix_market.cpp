@@ -27,6 +27,16 @@ std::string lower(std::string s) {
   throw Error("weft::linalg: Matrix Market file \"" + path + "\" line " + std::to_string(line) + ": " + what);
 }
 bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+/// std::getline that refuses a line holding a NUL byte (it would end the number parsers' text early, so that
+/// "1 1 1\0junk" read as a clean entry).
+bool next_line(std::istream& in, std::string& line, const std::string& path, long lineno) {
+  if (!std::getline(in, line)) return false;
+  if (line.find('\0') != std::string::npos)
+    bad(path, lineno,
+        "the line holds a NUL byte at column " + std::to_string(line.find('\0') + 1) +
+            "; a Matrix Market file is text");
+  return true;
+}
 /// The value of an entry: a finite number; for integer fields an integer.
 double parse_value(const std::string& path, long lineno, const std::string& token, bool integer) {
   char* end = nullptr;
@@ -65,7 +75,7 @@ MatrixMarketData read(const std::string& path) {
   const auto file_bytes = std::filesystem::file_size(path, ec);
   std::string line;
   long lineno = 1;
-  if (!std::getline(in, line)) bad(path, lineno, "the file is empty");
+  if (!next_line(in, line, path, lineno)) bad(path, lineno, "the file is empty");
   std::istringstream header(line);
   std::string banner, object, format, field, symmetry;
   header >> banner >> object >> format >> field >> symmetry;
@@ -83,7 +93,7 @@ MatrixMarketData read(const std::string& path) {
   const bool pattern = field == "pattern";
   const bool integer = field == "integer";
   long entries = -1;
-  while (std::getline(in, line)) {
+  while (next_line(in, line, path, lineno + 1)) {
     ++lineno;
     if (blank(line) || line[0] == '%') continue;  // blank lines are allowed here, as NIST's mmio allows them
     std::istringstream s(line);
@@ -122,7 +132,7 @@ MatrixMarketData read(const std::string& path) {
   d.j.reserve(static_cast<std::size_t>(expanded));
   d.v.reserve(static_cast<std::size_t>(expanded));
   long seen = 0;
-  while (std::getline(in, line)) {
+  while (next_line(in, line, path, lineno + 1)) {
     ++lineno;
     if (blank(line) || line[0] == '%') continue;
     std::istringstream s(line);

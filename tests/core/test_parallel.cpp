@@ -1,6 +1,7 @@
 // parallel_for over RangePolicy and MDRangePolicy (schedules, chunks, tags, index types) and
 // parallel_scan (inclusive/exclusive use, totals, functors), checked against serial loops.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <thread>
 
@@ -373,6 +374,10 @@ TEST_CASE_TEMPLATE("partition_space gives independent instances that run concurr
       weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i, double& acc) { acc += b(i) - 2 * a(i); }, s);
   CHECK(s == 0.0);
   CHECK_THROWS_AS(weft::experimental::partition_space(E(), 1, 0), weft::Error);
+  // Non-finite weights were accepted (INFINITY gave one instance every thread and the others one): refused as NaN is.
+  CHECK_THROWS_WITH_AS(weft::experimental::partition_space(E(), INFINITY, 1.0),
+                       doctest::Contains("weight inf is not a positive finite number"), weft::Error);
+  CHECK_THROWS_AS(weft::experimental::partition_space(E(), 1.0, NAN), weft::Error);
 }
 
 struct TagT {};
@@ -399,6 +404,45 @@ TEST_CASE_TEMPLATE("work tags on MDRange and Team policies, traits accepted, ext
   static_assert(weft::SpaceAccessibility<weft::HostSpace, typename E::memory_space>::accessible ==
                 weft_test::is_host_space_v<E>);
   static_assert(std::is_same_v<typename weft::View<double*, E>::execution_space, E>);
+}
+
+}  // namespace
+
+namespace {
+
+// Several host threads dispatching to one instance at once (the default one): on the host backends each dispatch is
+// independent (no per-instance state is shared: reduction and scan buffers belong to the dispatch), so they run at
+// once, each with the instance's thread count; results are those of the same work dispatched one at a time.
+TEST_CASE_TEMPLATE("host backends: concurrent dispatch to one instance from several threads", E,
+                   WEFT_TEST_HOST_SPACES) {
+  constexpr int threads = 4, rounds = 25, n = 20011;
+  std::vector<int> wrong(threads, 0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      weft::View<long*, typename E::memory_space> v("v", n), scan("scan", n);
+      for (int r = 0; r < rounds; ++r) {
+        const long k = 1 + t * rounds + r;
+        weft::parallel_for(
+            "concurrent_fill", weft::RangePolicy<E>(E(), 0, n), WEFT_LAMBDA(int i) { v(i) = k * (i % 7); });
+        long sum = 0;
+        weft::parallel_reduce(
+            "concurrent_sum", weft::RangePolicy<E>(E(), 0, n), WEFT_LAMBDA(int i, long& a) { a += v(i); }, sum);
+        long total = 0;
+        weft::parallel_scan(
+            "concurrent_scan", weft::RangePolicy<E>(E(), 0, n),
+            WEFT_LAMBDA(int i, long& part, bool final) {
+              part += v(i);
+              if (final) scan(i) = part;
+            },
+            total);
+        long expect = 0;
+        for (int i = 0; i < n; ++i) expect += k * (i % 7);
+        wrong[t] += (sum != expect) + (total != expect) + (scan(n - 1) != expect) + (scan(n / 2) == 0);
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) CHECK(wrong[t] == 0);
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ TEST_CASE("lifecycle: errors before initialize and after finalize, live Views re
   int late = 0;
   CHECK_THROWS_WITH_AS(weft::parallel_reduce("late_reduce", 4, WEFT_LAMBDA(int, int&){}, late),
                        doctest::Contains("parallel_reduce \"late_reduce\" after weft::finalize()"), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::fence(), doctest::Contains("cannot fence after weft::finalize()"), weft::Error);
   CHECK_THROWS_WITH_AS(weft::finalize(), doctest::Contains("called twice"), weft::Error);
   leaked = weft::View<double*>();  // freeing after finalize is allowed
   other = weft::View<int**>();

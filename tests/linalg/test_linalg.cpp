@@ -296,6 +296,25 @@ TEST_CASE("Matrix Market: general, symmetric, pattern; malformed files name the 
                        doctest::Contains("line 3: the value \"nan\" is not finite"), weft::Error);
   CHECK_THROWS_WITH_AS(Csr::from_matrix_market(std::string(tmp && *tmp ? tmp : "/tmp")),
                        doctest::Contains("is a directory"), weft::Error);
+  // Duplicates summed past double's range, a value past float's, and a NUL byte inside a line: each refused, with
+  // the entry or the line (all three were accepted: inf in the matrix, or "1 1 1\0junk" read as "1 1 1").
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("h6.mtx",
+                                                     "%%MatrixMarket matrix coordinate real general\n"
+                                                     "2 2 2\n1 2 1e308\n1 2 1e308\n")),
+                       doctest::Contains("the duplicate entries at (0, 1) (counting from 0) sum to inf in 64-bit"),
+                       weft::Error);
+  using CsrF = la::CsrMatrix<float, int, std::int64_t, weft::HostSpace>;
+  CHECK_THROWS_WITH_AS(CsrF::from_matrix_market(write("h7.mtx",
+                                                      "%%MatrixMarket matrix coordinate real general\n"
+                                                      "2 2 1\n2 1 1e39\n")),
+                       doctest::Contains("at (2, 1) overflows 32-bit floating point; read the matrix as double"),
+                       weft::Error);
+  CHECK(CsrF::from_matrix_market(write("h8.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 1e38\n"))
+            .values()(0) == 1e38f);
+  CHECK_THROWS_WITH_AS(Csr::from_matrix_market(write("h9.mtx", std::string("%%MatrixMarket matrix coordinate real "
+                                                                           "general\n2 2 1\n1 1 1\0junk\n",
+                                                                           63))),
+                       doctest::Contains("line 3: the line holds a NUL byte at column 6"), weft::Error);
   // Blank (and whitespace-only) lines before the size line are accepted, as NIST's mmio accepts them.
   auto blank = Csr::from_matrix_market(
       write("h6.mtx", "%%MatrixMarket matrix coordinate real general\n\n   \n% c\n2 2 1\n2 2 3.5\n"));

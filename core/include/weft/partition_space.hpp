@@ -2,6 +2,8 @@
 #pragma once
 
 #include <array>
+#include <cmath>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -20,7 +22,9 @@ std::array<E, sizeof...(W)> partition_space(const E& exec, W... weights) {
   const double w[] = {static_cast<double>(weights)...};
   double total = 0;
   for (double x : w) {
-    if (!(x > 0)) impl::throw_error("weft::experimental::partition_space: weights must be positive");
+    if (!(x > 0) || !std::isfinite(x))
+      impl::throw_error("weft::experimental::partition_space: weight " + std::to_string(x) +
+                        " is not a positive finite number; give weights > 0 (their ratios split the threads)");
     total += x;
   }
   auto make = [&](std::size_t i) {

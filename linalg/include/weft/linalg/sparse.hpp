@@ -81,7 +81,14 @@ class CsrMatrix {
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t e = order[k];
       if (!ent.empty() && k > 0 && rows[order[k - 1]] == rows[e] && ent.back() == cols[e]) {
+        const T before = val.back();
         val.back() += vals[e];
+        if constexpr (std::is_floating_point_v<T>)
+          if (std::isfinite(before) && std::isfinite(vals[e]) && !std::isfinite(val.back()))
+            throw Error("weft::linalg::CsrMatrix::from_coo \"" + label + "\": the duplicate entries at (" +
+                        std::to_string(rows[e]) + ", " + std::to_string(cols[e]) + ") (counting from 0) sum to " +
+                        std::to_string(val.back()) + " in " + std::to_string(sizeof(T) * 8) +
+                        "-bit floating point; scale the values or use a wider type");
         continue;
       }
       ent.push_back(cols[e]);
@@ -101,7 +108,15 @@ class CsrMatrix {
                   " x " + std::to_string(mm.cols) + ", too large for the ordinal type; use a 64-bit Ordinal");
     std::vector<Ordinal> r(mm.i.begin(), mm.i.end()), c(mm.j.begin(), mm.j.end());
     std::vector<T> v(mm.v.size());
-    for (std::size_t k = 0; k < v.size(); ++k) v[k] = static_cast<T>(mm.v[k]);
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      v[k] = static_cast<T>(mm.v[k]);
+      if constexpr (std::is_floating_point_v<T>)
+        if (!std::isfinite(v[k]))  // the file's values are finite doubles: this one is past T's range
+          throw Error("weft::linalg::CsrMatrix::from_matrix_market: \"" + path + "\": the value " +
+                      std::to_string(mm.v[k]) + " at (" + std::to_string(mm.i[k] + 1) + ", " +
+                      std::to_string(mm.j[k] + 1) + ") overflows " + std::to_string(sizeof(T) * 8) +
+                      "-bit floating point; read the matrix as double");
+    }
     return from_coo(path, static_cast<Ordinal>(mm.rows), static_cast<Ordinal>(mm.cols), r, c, v);
   }
 
