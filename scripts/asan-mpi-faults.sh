@@ -4,7 +4,7 @@
 # report or a case that does not end non-zero within its time limit. Not in CI (time budget): run it by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CCACHE_DIR="${CCACHE_DIR:-$PWD/.ccache}"
+source scripts/ccache-env.sh  # one cache for every checkout (CI's clone reuses this one's work)
 cmake -S . -B build/asan-mpi -G Ninja -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_BUILD_TYPE=Debug \
   -DWEFT_ENABLE_BOUNDS_CHECK=ON -DWEFT_SANITIZE=address,undefined -DWEFT_ENABLE_PERF=OFF -DWEFT_ENABLE_MPI=ON \
   -DWEFT_ENABLE_TESTS=ON -DWEFT_ENABLE_APPS=ON >/dev/null

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --chart
-export CCACHE_DIR="${CCACHE_DIR:-$PWD/.ccache}"
+source scripts/ccache-env.sh  # one cache for every checkout (CI's clone reuses this one's work)
 cmake --preset default >/dev/null
 cmake --build --preset default --target weft-stream weft-heat weft-cg weft-md weft-gemm
 # Debian's python3, which setup.sh gave matplotlib for the chart (a pyenv or venv python3 first on PATH may lack it).

@@ -38,7 +38,7 @@ for s in "${suite_list[@]}"; do
 done
 
 bash scripts/setup.sh --chart
-export CCACHE_DIR="${CCACHE_DIR:-$PWD/.ccache}"
+source scripts/ccache-env.sh  # one cache for every checkout (CI's clone reuses this one's work)
 echo "==> configuring $build: Release, -march=$march on Weft's side and the baselines' alike"
 cmake --preset default -B "$build" -DCMAKE_CXX_FLAGS="-march=$march" -DWEFT_ENABLE_TESTS=OFF \
   -DWEFT_ENABLE_APPS=OFF >"$build.configure.log" 2>&1 || { tail -20 "$build.configure.log"; exit 1; }

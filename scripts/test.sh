@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-export CCACHE_DIR="${CCACHE_DIR:-$PWD/.ccache}"
+source scripts/ccache-env.sh  # one cache for every checkout (CI's clone reuses this one's work)
 cmake --preset default
 cmake --build --preset default
 ctest --preset default
