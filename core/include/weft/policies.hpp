@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include <weft/array.hpp>
-#include <weft/backend_spaces.hpp>
+#include <weft/backend_spaces.hpp>  // generated from backends/backend_spaces.hpp.in: the enabled backends
 #include <weft/error.hpp>
 #include <weft/impl/checked_size.hpp>
 #include <weft/launch_bounds.hpp>

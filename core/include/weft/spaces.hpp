@@ -8,7 +8,7 @@
 #include <utility>
 
 #include <weft/config.hpp>
-#include <weft/impl/default_host_space.hpp>
+#include <weft/impl/default_host_space.hpp>  // generated from backends/default_host_space.hpp.in
 #include <weft/initialize.hpp>
 #include <weft/macros.hpp>
 

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include <weft/atomics.hpp>
-#include <weft/backend_spaces.hpp>
+#include <weft/backend_spaces.hpp>  // generated from backends/backend_spaces.hpp.in: the enabled backends
 #include <weft/error.hpp>
 #include <weft/impl/checked_size.hpp>
 #include <weft/layouts.hpp>

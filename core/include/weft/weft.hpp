@@ -3,8 +3,8 @@
 
 #include <weft/array.hpp>
 #include <weft/atomics.hpp>
-#include <weft/backend_patterns.hpp>
-#include <weft/backend_spaces.hpp>
+#include <weft/backend_patterns.hpp>  // generated from backends/backend_patterns.hpp.in
+#include <weft/backend_spaces.hpp>    // generated from backends/backend_spaces.hpp.in
 #include <weft/config.hpp>
 #include <weft/deep_copy.hpp>
 #include <weft/error.hpp>

@@ -31,7 +31,9 @@ import sys
 # Stacks larger than the scratch-overflow printf's 24 bytes that are known and documented (docs/how-it-runs.md):
 # the DMMA layer at LaunchBounds<256, 2>'s 128 registers spills in some slab-layout and epilogue variants: on sm_80
 # 21 of test_linalg's 80 DMMA kernels (20 by 64 bytes, one by 8), on sm_90 2 (by 8 bytes), measured with nvcc 13.0
-# on 2026-12-02. More than this fails; the fix is the GEMM's to make.
+# on 2026-12-02. More than this fails; the fix is the GEMM's to make. These are the code's own figures (a ratchet):
+# lower them when the GEMM spills less; raising one needs a GPU measurement showing the spilling variant beats the
+# same kernel with more registers (one team per SM), not merely a new compiler's figure.
 KNOWN_STACK = {(80, "DmmaWarp"): 88, (90, "DmmaWarp"): 32}
 
 

@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <utility>
 
-#include <weft/backend_spaces.hpp>
+#include <weft/backend_spaces.hpp>  // generated from backends/backend_spaces.hpp.in: the enabled backends
 #include <weft/macros.hpp>
 #include <weft/reducers.hpp>
 

@@ -1,23 +1,8 @@
-// Weft's own GEMM for the GPU backends (CUDA, HIP, GpuEmu), written against the device-intrinsics layer in
-// three layers as CUB's primitives are:
-//   warp:  DmmaWarp  - a 32 x 32 warp tile of 8 x 8 x 4 double MMA fragments (gpu::mma_m8n8k4: DMMA on sm_80+),
-//          block tile 128 x 64;
-//          MmaF16Warp - half_t / bhalf_t A and B into float C, 16 x 8 x 16 fragments (gpu::mma_m16n8k16), 128 x 64;
-//          MmaTf32Warp - float A, B, C through TF32 fragments (gpu::mma_m16n8k8_tf32), 128 x 64, when allowed;
-//          SimtThread - a 4 x 4 register tile per thread for every other element type (and HIP), block tile 64 x 64;
-//   block: TiledGemm - one block tile of C; A and B stream through shared memory in k-slabs (16 elements; 32 for
-//          16-bit types, 8 for the SIMT layer's 8- and 16-byte ones) in a ring of 2 to 4 stages filled by
-//          asynchronous copies (gpu::copy_async: cp.async on sm_80+), so that the slabs ahead are in flight while
-//          one is multiplied. Each operand's slab is stored the way it lies in global memory: k-major (element
-//          (r, p) at p * ld + r) when its row index has unit stride, k-fast (r * ld + p) when k has, so that lines
-//          copy as 16-byte chunks; the pads keep the warp layers' fragment loads free of bank conflicts in both.
-//          An operand whose addresses or strides do not allow 16-byte chunks is copied element by element
-//          (asynchronously for 4-, 8- and 16-byte types), one with no unit stride synchronously;
-//   grid:  one team (256 threads, 8 warps) per block tile through TeamPolicy (LaunchBounds<256, 2>: at most 128
-//          registers, two teams per SM) and level-0 scratch, so that the launch, the pool and the profiling hooks
-//          are the backend's own.
-// The epilogue stores C = E + alpha acc, or a user epilogue's f(i, j, alpha acc[, E]) (epilogue.hpp), element by
-// element as the accumulators leave the registers (E may alias C).
+// Weft's own GEMM for the GPU backends (CUDA, HIP, GpuEmu), in three layers as CUB's primitives: a warp layer
+// (DmmaWarp, MmaF16Warp, MmaTf32Warp, SimtThread), a block layer (TiledGemm: A and B stream through a ring of
+// shared-memory k-slabs filled by gpu::copy_async) and the grid (one 256-thread team per block tile, TeamPolicy with
+// LaunchBounds<256, 2> and level-0 scratch). The epilogue (epilogue.hpp) stores each accumulator as it leaves the
+// registers. Tiles, slab layouts and register budgets: linalg/README.md, docs/how-it-runs.md section 3.
 #pragma once
 
 #include <algorithm>
@@ -367,7 +352,8 @@ void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV&
     if (stages < 2)
       throw Error(std::string(label) + ": two k-slabs of " + std::to_string(K::stage_bytes) + " bytes do not fit the " +
                   std::to_string(limit) + " bytes of level-0 scratch of " + Exec::name());
-    // Two teams per SM: registers capped at 128 (ptxas fits every layer in them without spills, CUDA 13, sm_90).
+    // Two teams per SM: registers capped at 128. ptxas (CUDA 13) fits every layer in them, but some DMMA variants
+    // spill: 21 of test_linalg's 80 on sm_80 (64 or 8 bytes), 2 on sm_90 (8 bytes); check_sass.py's KNOWN_STACK.
     auto policy = TeamPolicy<Exec, LaunchBounds<S::threads, 2>>(exec, tiles_m * tiles_n, S::threads, 1);
     policy.set_scratch_size(0, PerTeam(K::stage_bytes * std::size_t(stages)));
     const K kernel{sa, sb, c, e ? *e : EV(), alpha, m, n, k, tiles_m, stages, e != nullptr, ep};

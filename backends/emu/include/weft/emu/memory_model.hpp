@@ -1,34 +1,7 @@
-// GpuEmu's memory model: how a GPU's memory system would see each emulated kernel's accesses, counted as Nsight
-// Compute counts them, so that coalescing and shared-memory bank conflicts are measured without a GPU.
-//
-// On with WEFT_EMU_PROFILE=memory (or set_memory_model(true)); the figures are printed at finalize (beside the
-// kernel timer under --weft-profile=summary, in its JSON under json:PATH) and read by tests through
-// memory_figures().
-//
-// What is recorded: every access a kernel makes through a View of a GPU memory space or of team scratch (and
-// through impl::ScratchPtr), every gpu::shared_load / shared_store, each gpu::copy_async (its global source and its
-// shared destination), gpu::load_coherent and the look-back flags. Raw pointer dereferences are not seen: of
-// Weft's kernels, the reduction's partials, the scan's tile states, the GEMM's epilogue source reads through
-// raw operand pointers, the sort's global keys and View::initialize / deep_copy's element loops.
-//
-// How requests form (the model of SIMT lock-step): between two synchronization points of a warp (a block barrier,
-// or a warp collective any of its lanes takes part in), the accesses its lanes issued from one call site of the
-// kernel -- the k-th of each lane with the k-th of the others -- make up one warp-wide request, as the lanes of a
-// warp issue one instruction together. A call site is where the access inlines into the kernel (View element
-// access, shared_load and the other intrinsics are always inlined in GpuEmu builds), so lanes that took different
-// branches issue apart, and a loop's iterations pair up by count. Where a GPU would split a request the model
-// cannot see (a warp that diverges inside one site's loop and reconverges later), it pairs what the lanes issued
-// in order; the convergent loops of Weft's kernels and of ordinary team code are counted instruction by
-// instruction. A read-modify-write through one View reference (v(i) += x) is one request here, a load and a
-// store on a GPU; loads and stores are not told apart.
-//  - Global memory: a request touches the 32-byte sectors its lanes' bytes lie in (Nsight's sectors per request:
-//    a warp's unit-stride doubles are 8, floats 4, a stride-2 double load 16, a stride-32 one 32, a broadcast 1).
-//    The ideal is the fewest sectors the distinct bytes could lie in, ceil(bytes / 32).
-//  - Shared memory: 32 banks of 4 bytes; a request takes as many wavefronts as the most distinct 4-byte words any
-//    one bank serves (lanes reading the same word share it, a broadcast). An 8-byte access spans two banks, so a
-//    warp's unit-stride doubles take 2 wavefronts (the two half-warps CUDA splits it into), 16-byte ones 4. The
-//    ideal is ceil(distinct words / 32); bank conflicts are the wavefronts beyond it (Nsight's
-//    l1tex__data_bank_conflicts_pipe_lsu_mem_shared).
+// GpuEmu's memory model: how a GPU's memory system would see each emulated kernel's accesses (global sectors per
+// request, shared-memory wavefronts and bank conflicts, counted as Nsight Compute counts them), without a GPU.
+// On with WEFT_EMU_PROFILE=memory or set_memory_model(true); printed at finalize, read by tests through
+// memory_figures(). What is recorded and how requests form: docs/how-it-runs.md, "GpuEmu's memory model".
 #pragma once
 
 #include <cstdint>

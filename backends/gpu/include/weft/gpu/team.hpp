@@ -215,8 +215,8 @@ struct TeamTraits<E> {
     return 128 / (vector_length > 0 ? vector_length : 1) > 0 ? 128 / vector_length : 1;
   }
   /// Level 0 is the block's dynamic shared memory (the device's opt-in maximum: 227 KiB on sm_90, 163 KiB on
-  /// sm_80, 64 KiB on CDNA) less the team's collective slots (gpu_team_collective_bytes, 2 KiB with 32-lane
-  /// warps, whatever the team size): scratch_size_limit(0, threads) is what a team of `threads` (team size x
+  /// sm_80, 64 KiB on CDNA) less the team's collective slots (gpu_team_collective_bytes: 2080 bytes with
+  /// 32-lane warps, whatever the team size): scratch_size_limit(0, threads) is what a team of `threads` (team size x
   /// vector length) may ask for, scratch_size_max(0) what a team of any size may. Level 1 is global memory.
   static std::size_t scratch_size_limit(int level, int) {
     if (level != 0) return std::size_t(256) << 20;
