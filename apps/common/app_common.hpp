@@ -17,8 +17,7 @@
 
 #include <unistd.h>
 
-#include <weft/impl/host_memory.hpp>
-#include <weft/impl/write_file.hpp>
+#include <weft/host.hpp>
 #include <weft/weft.hpp>
 
 /// The execution space an app runs on: the build's default, or another one for the per-backend test builds
@@ -158,9 +157,9 @@ class Args {
 inline void check_memory(const std::string& app, double bytes, int ranks_per_node = 1) {
   if constexpr (!ExecSpace::impl_is_host_space) return;
   // What the machine can give now (MemAvailable: free memory plus reclaimable caches), else its total.
-  double avail = weft::impl::host_memory_available();
+  double avail = weft::host_memory_available();
   const bool have_avail = avail > 0;
-  if (!have_avail) avail = weft::impl::host_memory_total();
+  if (!have_avail) avail = weft::host_memory_total();
   if (avail > 0 && bytes * ranks_per_node > 0.9 * avail) {
     char b[240];
     std::snprintf(b, sizeof b,
@@ -238,7 +237,7 @@ struct Result {
   void write(const std::string& path) const {
     if (path.empty()) return;
     try {
-      weft::impl::write_file(path, json() + "\n");  // whole or not at all: never an empty file on a full disk
+      weft::write_file(path, json() + "\n");  // whole or not at all: never an empty file on a full disk
     } catch (const weft::Error& e) {
       output_error(app, std::string("the JSON result (--json): ") + e.what());
     }
@@ -256,11 +255,11 @@ int main_body(int& argc, char* argv[], const char* app, const char* usage, Run&&
 template <class Run>
 int main(int& argc, char* argv[], const char* app, const char* usage, Run&& run) {
   int rc = main_body(argc, argv, app, usage, static_cast<Run&&>(run));
-  if (std::string why; !weft::impl::stdout_ok(&why)) {
+  if (std::string why; !weft::stdout_ok(&why)) {
     std::fprintf(stderr, "%s: writing the report to standard output failed: %s\n", app, why.c_str());
     rc = 2;
   }
-  if (weft::impl::finalize_lost_output()) rc = 2;  // finalize printed the line
+  if (weft::finalize_lost_output()) rc = 2;  // finalize printed the line
   return rc;
 }
 template <class Run>

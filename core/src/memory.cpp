@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <weft/host.hpp>
 #include <weft/impl/checked_size.hpp>
-#include <weft/impl/host_memory.hpp>
 #include <weft/impl/tools.hpp>
 #include <weft/view.hpp>
 
@@ -45,6 +45,14 @@ void record_unregister(SharedAllocationRecord* r) noexcept {
   r->prev = r->next = nullptr;
 }
 
+std::vector<LiveAllocation> live_allocations() {
+  std::lock_guard<std::mutex> g(g_records_mutex);
+  std::vector<LiveAllocation> out;
+  for (auto* r = g_records_head; r; r = r->next) out.push_back({r->label, r->bytes, r->space_name});
+  return out;
+}
+}  // namespace impl
+
 double host_memory_available() {
   double avail = 0;
   if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
@@ -59,14 +67,6 @@ double host_memory_total() {
   const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
   return pages > 0 && size > 0 ? static_cast<double>(pages) * static_cast<double>(size) : 0.0;
 }
-
-std::vector<LiveAllocation> live_allocations() {
-  std::lock_guard<std::mutex> g(g_records_mutex);
-  std::vector<LiveAllocation> out;
-  for (auto* r = g_records_head; r; r = r->next) out.push_back({r->label, r->bytes, r->space_name});
-  return out;
-}
-}  // namespace impl
 
 void* HostSpace::allocate(std::size_t bytes, std::string_view label) const {
   if (bytes == 0) return nullptr;

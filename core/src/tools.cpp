@@ -15,8 +15,8 @@
 #include <vector>
 
 #include <weft/error.hpp>
+#include <weft/host.hpp>
 #include <weft/impl/tools.hpp>
-#include <weft/impl/write_file.hpp>
 #include <weft/initialize.hpp>
 #include <weft/profiling.hpp>
 
@@ -381,6 +381,6 @@ void declare_metadata(const std::string& key, const std::string& value) {
 }
 }  // namespace weft::profiling
 
-namespace weft::impl {
-bool finalize_lost_output() noexcept { return tools::g_output_lost; }
-}  // namespace weft::impl
+namespace weft {
+bool finalize_lost_output() noexcept { return impl::tools::g_output_lost; }
+}  // namespace weft

@@ -1,4 +1,4 @@
-// write_file: a temporary file next to the target, every error checked, then a rename (see impl/write_file.hpp).
+// write_file: a temporary file next to the target, every error checked, then a rename (see weft/host.hpp).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,13 +9,13 @@
 #include <string>
 
 #include <weft/error.hpp>
-#include <weft/impl/write_file.hpp>
+#include <weft/host.hpp>
 
-namespace weft::impl {
+namespace weft {
 namespace {
 
 [[noreturn]] void write_failed(const std::string& path, const std::string& why) {
-  throw Error("cannot write " + quote(path) + ": " + why);
+  throw Error("cannot write " + impl::quote(path) + ": " + why);
 }
 
 /// Writes all of `content` to fd, retrying short writes and interruptions; errno's text on failure, else "".
@@ -57,7 +57,7 @@ void write_file(const std::string& path, std::string_view content) {
   std::string tmp = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "." + base + ".XXXXXX";
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0)
-    write_failed(path, std::string(std::strerror(errno)) + " (making a temporary file in " + quote(dir) + ")");
+    write_failed(path, std::string(std::strerror(errno)) + " (making a temporary file in " + impl::quote(dir) + ")");
   // mkstemp makes it 0600: give it the mode the file has, or what a new file would get under the umask.
   mode_t mode = 0;
   if (exists) {
@@ -86,4 +86,4 @@ bool stdout_ok(std::string* reason) {
   return false;
 }
 
-}  // namespace weft::impl
+}  // namespace weft

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <weft/impl/host_memory.hpp>
+#include <weft/host.hpp>
 #include <weft/linalg.hpp>
 
 namespace weft::linalg::impl {
@@ -120,7 +120,7 @@ MatrixMarketData read(const std::string& path) {
   // The triplets, the CSR row offsets and their copies: refuse what the machine cannot give now.
   const double expanded = double(entries) * (d.symmetric ? 2.0 : 1.0);
   const double need = 48.0 * expanded + 16.0 * (double(d.rows) + 1.0);
-  if (const double avail = weft::impl::host_memory_available(); avail > 0 && need > 0.9 * avail) {
+  if (const double avail = weft::host_memory_available(); avail > 0 && need > 0.9 * avail) {
     char msg[320];
     std::snprintf(msg, sizeof msg,
                   "a %ld x %ld matrix with %ld entries needs about %.1f GB to read and convert, but the machine has "

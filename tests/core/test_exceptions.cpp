@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <weft/impl/write_file.hpp>
+#include <weft/host.hpp>
 
 #include "test_common.hpp"
 
@@ -159,14 +159,14 @@ std::string read_all(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
-// impl::write_file, which the apps' --json, WEFT_PROFILE=json:PATH and weft-bench's outputs go through: a write that
+// weft::write_file, which the apps' --json, WEFT_PROFILE=json:PATH and weft-bench's outputs go through: a write that
 // fails part way (a disk that fills: here a file size limit, RLIMIT_FSIZE, with SIGXFSZ ignored) is a weft::Error
 // naming the path and the reason, the file that was there keeps its old content whole, and no temporary file stays.
-TEST_CASE("write_file: a failed write is an error and leaves the old file whole and no temporary file") {
+TEST_CASE("weft::write_file: a failed write is an error and leaves the old file whole and no temporary file") {
   char tmpl[] = "/tmp/weft-write-file-XXXXXX";
   REQUIRE(mkdtemp(tmpl) != nullptr);
   const std::string dir = tmpl, path = dir + "/out.json";
-  weft::impl::write_file(path, "old\n");
+  weft::write_file(path, "old\n");
   CHECK(read_all(path) == "old\n");
   const std::string big(100000, 'x');
   {
@@ -178,7 +178,7 @@ TEST_CASE("write_file: a failed write is an error and leaves the old file whole 
     REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
     std::string what;
     try {
-      weft::impl::write_file(path, big);
+      weft::write_file(path, big);
     } catch (const weft::Error& e) {
       what = e.what();
     }
@@ -188,15 +188,15 @@ TEST_CASE("write_file: a failed write is an error and leaves the old file whole 
   }
   CHECK(read_all(path) == "old\n");
   CHECK(files_in(dir) == std::vector<std::string>{"out.json"});
-  weft::impl::write_file(path, big);  // and with room, the whole new content
+  weft::write_file(path, big);  // and with room, the whole new content
   CHECK(read_all(path) == big);
   CHECK(files_in(dir) == std::vector<std::string>{"out.json"});
   // A device is written in place (never renamed over): /dev/full refuses, /dev/null takes it.
-  CHECK_THROWS_WITH_AS(weft::impl::write_file("/dev/full", "x"), "cannot write \"/dev/full\": No space left on device",
+  CHECK_THROWS_WITH_AS(weft::write_file("/dev/full", "x"), "cannot write \"/dev/full\": No space left on device",
                        weft::Error);
-  weft::impl::write_file("/dev/null", "x");
-  CHECK_THROWS_WITH_AS(weft::impl::write_file(dir, "x"), doctest::Contains("it is a directory"), weft::Error);
-  CHECK_THROWS_WITH_AS(weft::impl::write_file(dir + "/no/such/dir/out.json", "x"),
+  weft::write_file("/dev/null", "x");
+  CHECK_THROWS_WITH_AS(weft::write_file(dir, "x"), doctest::Contains("it is a directory"), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::write_file(dir + "/no/such/dir/out.json", "x"),
                        doctest::Contains("No such file or directory"), weft::Error);
   std::filesystem::remove_all(dir);
 }

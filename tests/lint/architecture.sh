@@ -44,11 +44,13 @@ forbid "core/ includes a module above it (core knows no module)" core -- "$modul
 forbid "backends/ include a module above them" backends -- "$modules|$apps|$compat"
 forbid "algorithms/, linalg/ or comm/ include an app or the Kokkos drop-in" algorithms linalg comm -- "$apps|$compat"
 forbid "comm/ includes linalg (comm knows no linalg)" comm -- "weft/linalg[./]"
-# The generic matrix_product, gemv, trsm and sort name no backend: a vendor path is a specialization
-# (DeviceVendorBlas, has_vendor_radix_sort_v); the one line allowed is gemm.hpp's "is there a GPU backend".
+# The generic matrix_product, gemv, trsm, sort and GPU GEMM name no backend: a vendor path is a specialization
+# or a vendor trait (DeviceVendorBlas, has_vendor_radix_sort_v, impl_vendor::nvidia_mma_fragments); the one line
+# allowed is gemm.hpp's "is there a GPU backend".
 found=$(grep -nE 'WEFT_HAS_(CUDA|HIP|GPU_EMU)' "$root/linalg/include/weft/linalg/gemm.hpp" \
   "$root/linalg/include/weft/linalg/blas2.hpp" "$root/linalg/include/weft/linalg/triangular.hpp" \
-  "$root/algorithms/include/weft/algorithms/sort.hpp" 2>/dev/null | grep -vE 'gemm.hpp:[0-9]+:#if WEFT_HAS_CUDA \|\| WEFT_HAS_HIP \|\| WEFT_HAS_GPU_EMU$')
+  "$root/algorithms/include/weft/algorithms/sort.hpp" "$root/linalg/include/weft/linalg/gpu_gemm.hpp" \
+  "$root/linalg/include/weft/linalg/device_gemm.hpp" 2>/dev/null | grep -vE 'gemm.hpp:[0-9]+:#if WEFT_HAS_CUDA \|\| WEFT_HAS_HIP \|\| WEFT_HAS_GPU_EMU$')
 if [ -n "$found" ]; then
   echo "a generic linalg/algorithms header names a backend (specialize DeviceVendorBlas / has_vendor_radix_sort_v):"
   echo "$found"

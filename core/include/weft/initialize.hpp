@@ -83,9 +83,6 @@ inline void check_initialized(std::string_view what, std::string_view label) {
   if (g_runtime_state != RuntimeState::initialized) [[unlikely]]
     throw_not_initialized(what, label);
 }
-/// True when the last weft::finalize() could not write an output it was asked for (WEFT_PROFILE=json:PATH on a
-/// full disk); it printed one line saying why, and left no empty or partial file. The mini-apps exit 2 then.
-bool finalize_lost_output() noexcept;
 /// Counts of global and per-instance fences since start (for the stream-ordering tests).
 struct FenceCounters {
   long global = 0;

@@ -9,6 +9,7 @@
 #include <weft/deep_copy.hpp>
 #include <weft/error.hpp>
 #include <weft/half.hpp>
+#include <weft/host.hpp>
 #include <weft/initialize.hpp>
 #include <weft/macros.hpp>
 #include <weft/parallel.hpp>

@@ -11,8 +11,9 @@ template <class Exec, class AV, class BV, class CV, class EV, class Ep>
 void device_gemm(const Exec& exec, const MatOp<AV>& A, const MatOp<BV>& B, const CV& C, const EV* E, const Ep& ep) {
   using T = typename CV::non_const_value_type;
   using In = typename AV::non_const_value_type;
-  constexpr bool tf32_capable = !WEFT_HAS_HIP && std::is_same_v<In, float> && std::is_same_v<T, float>;
+  constexpr bool tf32_capable =
+      Exec::impl_vendor::nvidia_mma_fragments && std::is_same_v<In, float> && std::is_same_v<T, float>;
   gpu_gemm::run(exec, A.view, A.trans, B.view, B.trans, C, E, A.alpha * B.alpha,
-                gpu_gemm::mma_default_v<In, T> || (tf32_capable && tf32_allowed()), ep);
+                gpu_gemm::mma_default_v<Exec, In, T> || (tf32_capable && tf32_allowed()), ep);
 }
 }  // namespace weft::linalg::impl

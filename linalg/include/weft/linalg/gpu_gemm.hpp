@@ -298,11 +298,13 @@ struct TiledGemm {
 /// that two teams fit an SM, and within the device's level-0 scratch for a team of 256.
 inline int max_stages = 4;
 
-/// Whether the tensor-core warp layer is the default for A/B elements In and C elements T: double (DMMA) and
-/// half_t/bhalf_t into float, on CUDA and GpuEmu (HIP takes the SIMT layer: its matrix cores are another ISA).
-template <class In, class T>
-inline constexpr bool mma_default_v = !WEFT_HAS_HIP && ((std::is_same_v<In, double> && std::is_same_v<T, double>) ||
-                                                        (is_float16_v<In> && std::is_same_v<T, float>));
+/// Whether the tensor-core warp layer is the default on Exec for A/B elements In and C elements T: double (DMMA) and
+/// half_t/bhalf_t into float, where the backend's vendor trait says its tensor-core path is gpu/mma.hpp's fragments
+/// (CUDA, GpuEmu; HIP takes the SIMT layer).
+template <class Exec, class In, class T>
+inline constexpr bool mma_default_v = Exec::impl_vendor::nvidia_mma_fragments &&
+                                      ((std::is_same_v<In, double> && std::is_same_v<T, double>) ||
+                                       (is_float16_v<In> && std::is_same_v<T, float>));
 
 /// op(X) of a rank-2 View as a Source: rows r, k p, element (r, p) = X(r, p), or X(p, r) when transposed; its copy
 /// mode and whether its slabs are k-fast.
@@ -328,7 +330,7 @@ Source<In> source(const XV& x, bool transposed, bool& kfast) {
 template <class Exec, class AV, class BV, class CV, class EV, class Ep = PlusE>
 void run(const Exec& exec, const AV& a, bool at, const BV& b, bool bt, const CV& c, const EV* e,
          typename CV::non_const_value_type alpha,
-         bool mma = mma_default_v<typename AV::non_const_value_type, typename CV::non_const_value_type>,
+         bool mma = mma_default_v<Exec, typename AV::non_const_value_type, typename CV::non_const_value_type>,
          const Ep& ep = Ep()) {
   using T = typename CV::non_const_value_type;
   using In = typename AV::non_const_value_type;

@@ -120,6 +120,9 @@ class Execution {
 template <class Exec, class Api>
 struct VendorBase {
   using front = Front<Api>;
+  /// Whether the warp-level matrix fragments of gpu/mma.hpp (NVIDIA's layouts: mma.sync on sm_80+, the same
+  /// arithmetic by shuffles elsewhere) are the tensor-core path of this backend; HIP's matrix cores are another ISA.
+  static constexpr bool nvidia_mma_fragments = true;
   static int multiprocessor_count() { return front::multiprocessor_count(); }
   /// The dynamic shared memory a block may have on the device (its opt-in maximum: 227 KiB on sm_90).
   static std::size_t shared_per_block() { return front::shared_per_block(); }

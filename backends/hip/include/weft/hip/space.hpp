@@ -142,6 +142,7 @@ __global__ void WEFT_IMPL_HIP_LAUNCH_BOUNDS(MaxThreads) hip_kernel_bounded(const
 /// on CDNA.
 struct HipVendor : gpu_rt::VendorBase<HIP, HipApi> {
   static constexpr int blocks_per_multiprocessor = 4;
+  static constexpr bool nvidia_mma_fragments = false;  // the GEMM takes its SIMT layer (MFMA is another ISA)
   template <class LB = LaunchBounds<>, class Shape, class K>
   static void launch(const HIP& exec, const char* label, const Shape& s, const K& k) {
     prepare_launch<LB>(label, s);
