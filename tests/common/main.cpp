@@ -14,7 +14,10 @@ int main(int argc, char* argv[]) {
   try {
     weft::initialize(argc, argv);
   } catch (const weft::Error& e) {
-    if (std::string_view(e.what()).find("found no usable GPU") == std::string_view::npos) throw;
+    if (std::string_view(e.what()).find("found no usable GPU") == std::string_view::npos) {
+      std::fprintf(stderr, "%s\n", e.what());  // a bad --weft-* option or WEFT_* variable: one line, exit 2
+      return 2;
+    }
     std::printf("SKIPPED: %s\n", e.what());
     return skip_return_code;
   }
