@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstring>
+#include <exception>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -32,25 +34,44 @@ void note_device_kernel_access(const void* p, std::size_t bytes, bool write, std
 
 template <class T, class Space>
 void construct_elements(T* p, std::size_t n, std::string_view label) {
-  auto body = [p] WEFT_HOST_DEVICE(std::size_t i) { new (p + i) T(); };
-  if constexpr (HostAccessibleSpace<Space> && !std::is_nothrow_default_constructible_v<T>) {
-    // A constructor that may throw: one thread, so that on a throw the elements built so far are known and
-    // destroyed before the exception leaves (as std::uninitialized_value_construct does); the caller frees.
+  using E = exec_for_memory_t<Space>;
+  if constexpr (HostAccessibleSpace<Space> && E::impl_is_host_space && !std::is_nothrow_default_constructible_v<T>) {
+    // A constructor that may throw (std::complex's, a user type's without noexcept): on a throw the elements built
+    // so far are destroyed before the exception leaves, as std::uninitialized_value_construct does (the caller
+    // frees the memory). On one thread the count says which; in parallel each element marks itself built.
+    if (n * sizeof(T) >= serial_copy_bytes && !t_in_host_parallel) {
+      std::unique_ptr<unsigned char[]> built(new unsigned char[n]());
+      unsigned char* const b = built.get();
+      try {
+        parallel_for("weft::View::initialize", RangePolicy<E, IndexType<std::size_t>>(0, n), [p, b](std::size_t i) {
+          new (p + i) T();
+          b[i] = 1;
+        });
+      } catch (const Error& e) {
+        for (std::size_t i = 0; i < n; ++i)
+          if (b[i]) p[i].~T();
+        std::rethrow_if_nested(e);  // the element's own exception, as on one thread
+        throw;
+      }
+      return;
+    }
     std::size_t i = 0;
     try {
-      for (; i < n; ++i) body(i);
+      for (; i < n; ++i) new (p + i) T();
     } catch (...) {
       destroy_elements<T, Space>(p, i);
       throw;
     }
-  } else if (HostAccessibleSpace<Space> && (n * sizeof(T) < serial_copy_bytes || t_in_host_parallel)) {
-    for (std::size_t i = 0; i < n; ++i) body(i);
   } else {
-    using E = exec_for_memory_t<Space>;
-    note_device_kernel_access<E>(p, n * sizeof(T), true, label);
-    parallel_for("weft::View::initialize", RangePolicy<E, IndexType<std::size_t>>(0, n), body);
-    // As Kokkos: a new View is ready for any instance (the kernel ran on the default one).
-    if constexpr (!E::impl_is_host_space) E().fence("weft::View::initialize: fence after initialization");
+    auto body = [p] WEFT_HOST_DEVICE(std::size_t i) { new (p + i) T(); };
+    if (HostAccessibleSpace<Space> && (n * sizeof(T) < serial_copy_bytes || t_in_host_parallel)) {
+      for (std::size_t i = 0; i < n; ++i) body(i);
+    } else {
+      note_device_kernel_access<E>(p, n * sizeof(T), true, label);
+      parallel_for("weft::View::initialize", RangePolicy<E, IndexType<std::size_t>>(0, n), body);
+      // As Kokkos: a new View is ready for any instance (the kernel ran on the default one).
+      if constexpr (!E::impl_is_host_space) E().fence("weft::View::initialize: fence after initialization");
+    }
   }
 }
 
