@@ -80,13 +80,22 @@ bool g_device_round_robin = false;
 namespace {
 int g_num_threads = -1;
 
-/// An integer option or variable from the registry (impl/settings.hpp), checked against its range.
-int parse_registered(const char* name, const std::string& text, const char* where) {
+/// Runs a registry check (impl/settings.hpp); its error is initialize's, prefixed so.
+template <class F>
+void as_initialize_error(const F& check) {
   try {
-    check_setting_value(*find_setting(name), where, text);
+    check();
   } catch (const Error& e) {
     throw Error(std::string("weft::initialize: ") + e.what());
   }
+}
+/// An option's value checked against the registry's entry `name` (`where`: the option it came from).
+void check_registered(const char* name, const std::string& text, const char* where) {
+  as_initialize_error([&] { check_setting_value(*find_setting(name), where, text); });
+}
+/// An integer option or variable from the registry, checked against its range.
+int parse_registered(const char* name, const std::string& text, const char* where) {
+  check_registered(name, text, where);
   return static_cast<int>(std::strtol(text.c_str(), nullptr, 10));
 }
 int parse_threads(const std::string& text, const char* where) {
@@ -113,11 +122,7 @@ bool is_finalized() noexcept { return impl::g_runtime_state == impl::RuntimeStat
 void initialize(const InitializationSettings& settings) {
   if (is_initialized())
     throw Error("weft::initialize: Weft is already initialized; call initialize once (or finalize first)");
-  try {
-    impl::check_environment_settings();  // every WEFT_* variable that is set, before anything starts
-  } catch (const Error& e) {
-    throw Error(std::string("weft::initialize: ") + e.what());
-  }
+  impl::as_initialize_error(impl::check_environment_settings);  // every WEFT_* variable set, before anything starts
   int threads = settings.has_num_threads() ? settings.get_num_threads() : -1;
   if (threads <= 0)
     if (const char* env = std::getenv("WEFT_NUM_THREADS")) threads = impl::parse_threads(env, "WEFT_NUM_THREADS");
@@ -185,11 +190,7 @@ void initialize(int& argc, char* argv[]) {
     if (name == "--weft-num-threads" || name == "--weft-threads")
       s.set_num_threads(impl::parse_threads(value(), "--weft-num-threads"));
     else if (name == "--weft-map-device-id-by") {
-      try {
-        impl::check_setting_value(*impl::find_setting(name), name, value());
-      } catch (const Error& e) {
-        throw Error(std::string("weft::initialize: ") + e.what());
-      }
+      impl::check_registered("WEFT_MAP_DEVICE_ID_BY", value(), "--weft-map-device-id-by");
       impl::g_map_device_by_rank = true;
     } else if (name == "--weft-device-id")
       s.set_device_id(impl::parse_device(value(), "--weft-device-id"));
@@ -201,11 +202,7 @@ void initialize(int& argc, char* argv[]) {
       impl::g_tools_libs = value();
     else if (name == "--weft-profile") {
       impl::g_profile = value();
-      try {
-        impl::check_setting_value(*impl::find_setting(name), name, impl::g_profile);
-      } catch (const Error& e) {
-        throw Error(std::string("weft::initialize: ") + e.what());
-      }
+      impl::check_registered("WEFT_PROFILE", impl::g_profile, "--weft-profile");
     } else
       throw Error("weft::initialize: unknown option \"" + a + "\"; run with --weft-help for the list");
   }
