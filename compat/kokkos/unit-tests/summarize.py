@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""One table row from a GoogleTest program's output (run.sh), or the total line of the rows.
+
+  summarize.py RUN_LOG NAME EXIT_STATUS   -> | NAME | yes | run | passed | failed | skipped | first failure |
+  summarize.py --total ROW ...            -> | total: files compiled/files | ... |
+
+Counts come from the per-test lines before GoogleTest's closing summary, so a program that crashed or timed out
+in a test still counts the tests it finished and the one it died in as failed."""
+import re
+import sys
+
+
+def row(log, name, status):
+    run = ok = skipped = 0
+    failed_names = []
+    current = None
+    with open(log, errors="replace") as f:
+        for line in f:
+            if re.match(r"\[=+\] \d+ tests? from .* ran\.", line):
+                break
+            m = re.match(r"\[ RUN      \] (\S+)", line)
+            if m:
+                run += 1
+                current = m.group(1)
+                continue
+            if line.startswith("[       OK ]"):
+                ok += 1
+                current = None
+            elif line.startswith("[  SKIPPED ]"):
+                skipped += 1
+                current = None
+            elif line.startswith("[  FAILED  ]") and current:
+                failed_names.append(current)
+                current = None
+    note = ""
+    if current:  # the program ended inside a test
+        failed_names.append(current)
+        note = {124: " (timed out)"}.get(status, f" (ended with status {status})")
+    elif status != 0 and not failed_names:
+        note = f"exit status {status}"
+    failed = run - ok - skipped
+    first = (failed_names[0] + note) if failed_names else note
+    extra = f" and {len(failed_names) - 1} more" if len(failed_names) > 1 else ""
+    return f"| {name} | yes | {run} | {ok} | {failed} | {skipped} | {first}{extra} |"
+
+
+def total(rows):
+    files = len(rows)
+    compiled = run = ok = failed = skipped = 0
+    for r in rows:
+        cells = [c.strip() for c in r.strip().strip("|").split("|")]
+        if cells[1] != "yes":
+            continue
+        compiled += 1
+        run, ok, failed, skipped = (run + int(cells[2]), ok + int(cells[3]), failed + int(cells[4]),
+                                    skipped + int(cells[5]))
+    return (f"| **total** | {compiled}/{files} | {run} | {ok} | {failed} | {skipped} | |")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--total":
+        print(total(sys.argv[2:]))
+    else:
+        print(row(sys.argv[1], sys.argv[2], int(sys.argv[3])))
