@@ -258,6 +258,79 @@ WEFT_INLINE_FUNCTION T atomic_fetch_max(T* p, std::type_identity_t<T> v) {
 }
 
 template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_mod(T* p, std::type_identity_t<T> v) {
+  return impl::atomic_fetch_op(p, [v](const T& o) { return static_cast<T>(o % v); });
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_nand(T* p, std::type_identity_t<T> v) {
+  return impl::atomic_fetch_op(p, [v](const T& o) { return static_cast<T>(~(o & v)); });
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_lshift(T* p, unsigned shift) {
+  return impl::atomic_fetch_op(p, [shift](const T& o) { return static_cast<T>(o << shift); });
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_rshift(T* p, unsigned shift) {
+  return impl::atomic_fetch_op(p, [shift](const T& o) { return static_cast<T>(o >> shift); });
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_inc(T* p) {
+  return atomic_fetch_add(p, T(1));
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_fetch_dec(T* p) {
+  return atomic_fetch_sub(p, T(1));
+}
+
+// The op_fetch forms (the new value) and the void forms of each atomic_fetch_op above, as Kokkos names them.
+#define WEFT_IMPL_ATOMIC_OP_FETCH(NAME, ARG, NEW)             \
+  template <class T>                                          \
+  WEFT_INLINE_FUNCTION T atomic_##NAME##_fetch(T* p, ARG v) { \
+    const T o = atomic_fetch_##NAME(p, v);                    \
+    return static_cast<T>(NEW);                               \
+  }                                                           \
+  template <class T>                                          \
+  WEFT_INLINE_FUNCTION void atomic_##NAME(T* p, ARG v) {      \
+    (void)atomic_fetch_##NAME(p, v);                          \
+  }
+WEFT_IMPL_ATOMIC_OP_FETCH(mul, std::type_identity_t<T>, o* v)
+WEFT_IMPL_ATOMIC_OP_FETCH(div, std::type_identity_t<T>, o / v)
+WEFT_IMPL_ATOMIC_OP_FETCH(mod, std::type_identity_t<T>, o % v)
+WEFT_IMPL_ATOMIC_OP_FETCH(and, std::type_identity_t<T>, o& v)
+WEFT_IMPL_ATOMIC_OP_FETCH(or, std::type_identity_t<T>, o | v)
+WEFT_IMPL_ATOMIC_OP_FETCH(xor, std::type_identity_t<T>, o ^ v)
+WEFT_IMPL_ATOMIC_OP_FETCH(nand, std::type_identity_t<T>, ~(o& v))
+WEFT_IMPL_ATOMIC_OP_FETCH(lshift, unsigned, o << v)
+WEFT_IMPL_ATOMIC_OP_FETCH(rshift, unsigned, o >> v)
+#undef WEFT_IMPL_ATOMIC_OP_FETCH
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_min_fetch(T* p, std::type_identity_t<T> v) {
+  const T o = atomic_fetch_min(p, v);
+  return v < o ? v : o;
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_max_fetch(T* p, std::type_identity_t<T> v) {
+  const T o = atomic_fetch_max(p, v);
+  return o < v ? v : o;
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_inc_fetch(T* p) {
+  return static_cast<T>(atomic_fetch_add(p, T(1)) + T(1));
+}
+template <class T>
+WEFT_INLINE_FUNCTION T atomic_dec_fetch(T* p) {
+  return static_cast<T>(atomic_fetch_sub(p, T(1)) - T(1));
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_inc(T* p) {
+  (void)atomic_fetch_add(p, T(1));
+}
+template <class T>
+WEFT_INLINE_FUNCTION void atomic_dec(T* p) {
+  (void)atomic_fetch_sub(p, T(1));
+}
+
+template <class T>
 WEFT_INLINE_FUNCTION T atomic_add_fetch(T* p, std::type_identity_t<T> v) {
   return static_cast<T>(atomic_fetch_add(p, v) + v);
 }
@@ -324,6 +397,9 @@ class AtomicRef {
   WEFT_INLINE_FUNCTION value_type operator&=(value_type v) const { return atomic_fetch_and(p_, v) & v; }
   WEFT_INLINE_FUNCTION value_type operator|=(value_type v) const { return atomic_fetch_or(p_, v) | v; }
   WEFT_INLINE_FUNCTION value_type operator^=(value_type v) const { return atomic_fetch_xor(p_, v) ^ v; }
+  WEFT_INLINE_FUNCTION value_type operator%=(value_type v) const { return atomic_mod_fetch(p_, v); }
+  WEFT_INLINE_FUNCTION value_type operator<<=(unsigned v) const { return atomic_lshift_fetch(p_, v); }
+  WEFT_INLINE_FUNCTION value_type operator>>=(unsigned v) const { return atomic_rshift_fetch(p_, v); }
   WEFT_INLINE_FUNCTION value_type operator++() const { return atomic_add_fetch(p_, value_type(1)); }
   WEFT_INLINE_FUNCTION value_type operator++(int) const { return atomic_fetch_add(p_, value_type(1)); }
   WEFT_INLINE_FUNCTION value_type operator--() const { return atomic_sub_fetch(p_, value_type(1)); }

@@ -449,21 +449,115 @@ void copy_overlap(const V& dst, const V& src, std::index_sequence<I...>) {
 }
 }  // namespace impl
 
-/// Reallocates v with new extents, keeping the elements that fit in both shapes.
-template <class D, class... P, std::integral... N>
-void resize(View<D, P...>& v, N... n) {
-  using V = View<D, P...>;
-  V fresh(view_alloc(v.label()), n...);
-  if (v.is_allocated()) impl::copy_overlap(fresh, v, std::make_index_sequence<V::R>{});
-  v = fresh;
+namespace impl {
+/// What resize/realloc take as an extent: an integer, an unscoped enumerator, or a floating-point value that
+/// converts to one (as Kokkos's size_t parameters take it).
+template <class T>
+concept ResizeExtent = ViewIndex<T> || std::is_floating_point_v<T>;
+
+template <class V>
+bool same_shape(const V& v, const typename V::array_layout& l) {
+  for (int k = 0; k < V::R; ++k) {
+    if (v.extent(k) != l.dimension[k]) return false;
+    if constexpr (std::is_same_v<typename V::array_layout, LayoutStride>)
+      if (v.stride(k) != l.stride[k]) return false;
+  }
+  return true;
 }
-/// Reallocates v with new extents without keeping its contents.
-template <class D, class... P, std::integral... N>
+template <class V, class... N>
+typename V::array_layout extents_layout(N... n) {
+  static_assert(sizeof...(N) == V::traits::rank_dynamic || sizeof...(N) == V::R,
+                "weft::resize/realloc: give exactly the runtime extents of the data type, or all of them");
+  const std::size_t e[] = {static_cast<std::size_t>(static_cast<std::int64_t>(n))..., 0};
+  typename V::array_layout l;
+  for (int k = 0; k < V::R; ++k)
+    l.dimension[k] = k < static_cast<int>(sizeof...(N)) ? e[k] : V::static_extent(static_cast<unsigned>(k));
+  if constexpr (std::is_same_v<typename V::array_layout, LayoutStride>) {
+    std::size_t s = 1;
+    for (int k = V::R - 1; k >= 0; --k) {
+      l.stride[k] = s;
+      s *= l.dimension[k];
+    }
+  }
+  return l;
+}
+/// resize (keep = true: the elements that fit in both shapes stay) and realloc (keep = false). Extents that do not
+/// change leave the allocation as it is; realloc then sets the elements to value_type{} unless WithoutInitializing
+/// was given (as Kokkos).
+template <class V>
+void reshape(ViewAllocProps<> props, V& v, const typename V::array_layout& layout, bool keep) {
+  static_assert(V::is_managed, "weft::resize/realloc: the View must be managed (not Unmanaged, not scratch)");
+  using T = typename V::value_type;
+  if (v.is_allocated() && same_shape(v, layout)) {
+    if constexpr (std::is_default_constructible_v<T> && !std::is_const_v<T>)
+      if (!keep && props.initialize) deep_copy(v, T{});
+    return;
+  }
+  const std::string label = props.label.empty() ? v.label() : std::string(props.label);
+  props.label = label;
+  if (keep) {
+    V fresh(props, layout);
+    if (v.is_allocated()) copy_overlap(fresh, v, std::make_index_sequence<V::R>{});
+    v = fresh;
+  } else {
+    v = V();
+    v = V(props, layout);
+  }
+}
+}  // namespace impl
+
+/// Reallocates v with new extents, keeping the elements that fit in both shapes: resize(v, n...),
+/// resize(WithoutInitializing, v, n...), resize(view_alloc(...), v, n...), and each with an array layout instead of
+/// the extents. Extents that do not change keep the allocation.
+template <class D, class... P, impl::ResizeExtent... N>
+void resize(View<D, P...>& v, N... n) {
+  impl::reshape(view_alloc(), v, impl::extents_layout<View<D, P...>>(n...), true);
+}
+template <class D, class... P, impl::ResizeExtent... N>
+void resize(impl::WithoutInitializing_t, View<D, P...>& v, N... n) {
+  impl::reshape(view_alloc(WithoutInitializing), v, impl::extents_layout<View<D, P...>>(n...), true);
+}
+template <class D, class... P, impl::ResizeExtent... N>
+void resize(const impl::ViewAllocProps<>& props, View<D, P...>& v, N... n) {
+  impl::reshape(props, v, impl::extents_layout<View<D, P...>>(n...), true);
+}
+template <class D, class... P>
+void resize(View<D, P...>& v, const typename View<D, P...>::array_layout& layout) {
+  impl::reshape(view_alloc(), v, layout, true);
+}
+template <class D, class... P>
+void resize(impl::WithoutInitializing_t, View<D, P...>& v, const typename View<D, P...>::array_layout& layout) {
+  impl::reshape(view_alloc(WithoutInitializing), v, layout, true);
+}
+template <class D, class... P>
+void resize(const impl::ViewAllocProps<>& props, View<D, P...>& v, const typename View<D, P...>::array_layout& layout) {
+  impl::reshape(props, v, layout, true);
+}
+/// Reallocates v with new extents without keeping its contents (same forms as resize).
+template <class D, class... P, impl::ResizeExtent... N>
 void realloc(View<D, P...>& v, N... n) {
-  using V = View<D, P...>;
-  const std::string label = v.label();
-  v = V();
-  v = V(view_alloc(label), n...);
+  impl::reshape(view_alloc(), v, impl::extents_layout<View<D, P...>>(n...), false);
+}
+template <class D, class... P, impl::ResizeExtent... N>
+void realloc(impl::WithoutInitializing_t, View<D, P...>& v, N... n) {
+  impl::reshape(view_alloc(WithoutInitializing), v, impl::extents_layout<View<D, P...>>(n...), false);
+}
+template <class D, class... P, impl::ResizeExtent... N>
+void realloc(const impl::ViewAllocProps<>& props, View<D, P...>& v, N... n) {
+  impl::reshape(props, v, impl::extents_layout<View<D, P...>>(n...), false);
+}
+template <class D, class... P>
+void realloc(View<D, P...>& v, const typename View<D, P...>::array_layout& layout) {
+  impl::reshape(view_alloc(), v, layout, false);
+}
+template <class D, class... P>
+void realloc(impl::WithoutInitializing_t, View<D, P...>& v, const typename View<D, P...>::array_layout& layout) {
+  impl::reshape(view_alloc(WithoutInitializing), v, layout, false);
+}
+template <class D, class... P>
+void realloc(const impl::ViewAllocProps<>& props, View<D, P...>& v,
+             const typename View<D, P...>::array_layout& layout) {
+  impl::reshape(props, v, layout, false);
 }
 
 }  // namespace weft

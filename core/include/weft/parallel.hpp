@@ -71,6 +71,22 @@ auto to_policy(const P& p) {
     return p;
 }
 
+/// A team functor's own scratch request, team_shmem_size(team_size) (or shmem_size(team_size)), as Kokkos reads it:
+/// added to the policy's level-0 scratch per team, at the team size the policy runs with.
+template <class F, class P>
+P with_functor_scratch(P p, const F& f) {
+  if constexpr (
+      requires { typename P::member_type::team_handle; } || requires(const P& q) { q.league_size(); }) {
+    std::size_t extra = 0;
+    if constexpr (requires { f.team_shmem_size(1); })
+      extra = static_cast<std::size_t>(f.team_shmem_size(p.team_size()));
+    else if constexpr (requires { f.shmem_size(1); })
+      extra = static_cast<std::size_t>(f.shmem_size(p.team_size()));
+    if (extra > 0) p.set_scratch_size(0, PerTeam(size_add(p.team_scratch_size(0), extra)));
+  }
+  return p;
+}
+
 /// What a policy iterates over: what the functor is called with, and which engine runs it.
 enum class PolicyKind { range, md_range, team };
 template <class P>
@@ -198,7 +214,7 @@ void profiled(tools::Kind kind, std::string_view label, const char* type_name, c
 // ---- parallel_for --------------------------------------------------------------------------------------
 template <impl::PolicyOrCount P, class F>
 inline void parallel_for(std::string_view label, const P& policy, const F& f) {
-  const auto p = impl::to_policy(policy);
+  const auto p = impl::with_functor_scratch(impl::to_policy(policy), f);
   using Policy = std::remove_cvref_t<decltype(p)>;
   if constexpr (impl::check_for_functor<F, Policy>()) {
     impl::check_initialized("parallel_for", label);
@@ -231,10 +247,10 @@ auto make_reduce_adaptor(const F& f, Results&... results) {
   if constexpr (sizeof...(Results) == 0) {
     static_assert(ReducingFunctor<F>,
                   "weft::parallel_reduce without a result needs a functor that declares value_type");
-    return FunctorAdaptor<F>{&f, functor_value_count(f), nullptr};
+    return FunctorAdaptor<F, void, typename Policy::work_tag>{&f, functor_value_count(f), nullptr};
   } else if constexpr (sizeof...(Results) == 1 && ReducingFunctor<F> && !(Reducer<Results> && ...)) {
     using R0 = std::remove_cvref_t<typename first_or<void, Results...>::type>;
-    using FA = FunctorAdaptor<F, typename view_memory_space<R0>::type>;
+    using FA = FunctorAdaptor<F, typename view_memory_space<R0>::type, typename Policy::work_tag>;
     auto target = [](auto& r) -> typename FA::value_type* {
       using Rr = std::remove_cvref_t<decltype(r)>;
       if constexpr (is_view_v<Rr>)
@@ -265,7 +281,7 @@ inline void parallel_reduce(std::string_view label, const P& policy, const F& f,
   static_assert(non_const,
                 "weft::parallel_reduce: a result argument is const; pass a non-const variable, a View or a reducer");
   if constexpr (non_const) {
-    const auto p = impl::to_policy(policy);
+    const auto p = impl::with_functor_scratch(impl::to_policy(policy), f);
     using Policy = std::remove_cvref_t<decltype(p)>;
     auto adaptor = impl::make_reduce_adaptor<F, Policy>(f, results...);
     using Adaptor = decltype(adaptor);
@@ -328,12 +344,12 @@ inline void parallel_scan(std::string_view label, const P& policy, const F& f, T
     if constexpr (impl::ReducingFunctor<F>)
       impl::run_scan(
           label, p, f,
-          impl::FunctorAdaptor<F, typename Total::memory_space>{
+          impl::FunctorAdaptor<F, typename Total::memory_space, typename decltype(p)::work_tag>{
               &f, impl::functor_value_count(f), total.data(), &impl::write_result_bytes<typename Total::memory_space>});
     else
       impl::run_scan(label, p, f, impl::ReducerAdaptor<decltype(impl::as_reducer(total))>{impl::as_reducer(total)});
   } else if constexpr (impl::ReducingFunctor<F>) {
-    using FA = impl::FunctorAdaptor<F>;
+    using FA = impl::FunctorAdaptor<F, void, typename decltype(p)::work_tag>;
     typename FA::value_type* target;
     if constexpr (std::is_pointer_v<Total>)
       target = total;
@@ -347,8 +363,10 @@ inline void parallel_scan(std::string_view label, const P& policy, const F& f, T
 template <impl::PolicyOrCount P, class F>
 inline void parallel_scan(std::string_view label, const P& policy, const F& f) {
   if constexpr (impl::ReducingFunctor<F>) {
-    impl::run_scan(label, impl::to_policy(policy), f,
-                   impl::FunctorAdaptor<F>{&f, impl::functor_value_count(f), nullptr});
+    const auto p = impl::to_policy(policy);
+    impl::run_scan(
+        label, p, f,
+        impl::FunctorAdaptor<F, void, typename decltype(p)::work_tag>{&f, impl::functor_value_count(f), nullptr});
   } else {
     using T = typename impl::lambda_param<F, 1>::type;
     static_assert(!std::is_void_v<T>,

@@ -82,7 +82,9 @@ struct PolicyTraits<P0, P...> : PolicyTraits<P...> {
   static constexpr bool is_sched = is_schedule<P0>::value;
   static constexpr bool is_rank_arg = is_rank<P0>::value;
   static constexpr bool is_lb = IsLaunchBounds<P0>;
-  static constexpr bool is_tag = !is_space && !is_index && !is_sched && !is_rank_arg && !is_lb;
+  // A scheduling hint (a type with `impl_weft_policy_hint`, e.g. Kokkos's WorkItemProperty): accepted, not a tag.
+  static constexpr bool is_hint = requires { P0::impl_weft_policy_hint; };
+  static constexpr bool is_tag = !is_space && !is_index && !is_sched && !is_rank_arg && !is_lb && !is_hint;
   template <class T>
   struct index_of {
     using type = T;
@@ -113,6 +115,10 @@ template <class Policy>
 using launch_bounds_of_t = typename launch_bounds_of<Policy>::type;
 
 [[noreturn]] void throw_policy_error(const std::string& what);
+/// What a RangePolicy takes as a bound: an integer (not bool), an unscoped enumerator, or a class type that
+/// converts to an integer.
+template <class T>
+concept PolicyBound = ViewIndex<T> ||(std::is_class_v<T>&& std::is_convertible_v<T, std::int64_t>);
 [[noreturn]] void throw_team_error(std::string_view label, const std::string& what);
 }  // namespace impl
 
@@ -130,17 +136,18 @@ class RangePolicy {
   using policy = RangePolicy;
 
   RangePolicy() = default;
-  template <std::integral B, std::integral E>
+  /// Bounds: integers, unscoped enumerators, or class types that convert to the index type (as Kokkos).
+  template <impl::PolicyBound B, impl::PolicyBound E>
   RangePolicy(const execution_space& space, B begin, E end) : space_(space) {
-    init(static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end));
+    init(bound_value(begin), bound_value(end));
   }
-  template <std::integral B, std::integral E>
+  template <impl::PolicyBound B, impl::PolicyBound E>
   RangePolicy(B begin, E end) : RangePolicy(execution_space(), begin, end) {}
-  template <std::integral B, std::integral E>
+  template <impl::PolicyBound B, impl::PolicyBound E>
   RangePolicy(const execution_space& space, B begin, E end, ChunkSize c) : RangePolicy(space, begin, end) {
     set_chunk_size(c.value);
   }
-  template <std::integral B, std::integral E>
+  template <impl::PolicyBound B, impl::PolicyBound E>
   RangePolicy(B begin, E end, ChunkSize c) : RangePolicy(execution_space(), begin, end, c) {}
 
   const execution_space& space() const { return space_; }
@@ -164,6 +171,24 @@ class RangePolicy {
                                ") does not fit the index type; use IndexType<std::int64_t>");
     begin_ = static_cast<index_type>(b);
     end_ = static_cast<index_type>(e);
+  }
+  /// A bound's value; a class type that converts both ways must survive the round trip (else its conversion to
+  /// the index type lost something: refused, as Kokkos refuses it).
+  template <class B>
+  static std::int64_t bound_value(const B& b) {
+    if constexpr (std::is_class_v<B>) {
+      const index_type i = static_cast<index_type>(b);
+      if constexpr (std::is_convertible_v<index_type, B>) {
+        if (static_cast<index_type>(static_cast<B>(i)) != i)
+          impl::throw_policy_error(
+              "weft::RangePolicy bound type error: an unsafe implicit conversion is performed (the bound converts "
+              "to " +
+              std::to_string(i) + ", which does not convert back to the same bound); pass an integer");
+      }
+      return static_cast<std::int64_t>(i);
+    } else {
+      return static_cast<std::int64_t>(impl::index_value(b));
+    }
   }
   execution_space space_;
   index_type begin_ = 0;
@@ -327,6 +352,9 @@ class TeamPolicy {
   TeamPolicy& set_scratch_size(int level, PerTeamValue team, PerThreadValue thread) {
     set_scratch_size(level, team);
     return set_scratch_size(level, thread);
+  }
+  TeamPolicy& set_scratch_size(int level, PerThreadValue thread, PerTeamValue team) {
+    return set_scratch_size(level, team, thread);
   }
   TeamPolicy& set_chunk_size(int c) {
     chunk_ = c;

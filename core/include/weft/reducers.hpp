@@ -13,9 +13,10 @@
 
 namespace weft {
 
-/// Identity elements; specialize for a user type to use it with the built-in reducers.
+namespace impl {
+/// The identities of arithmetic types (numeric_limits), which reduction_identity's primary template gives.
 template <class T>
-struct reduction_identity {
+struct reduction_identity_default {
   WEFT_FORCEINLINE_FUNCTION static constexpr T sum() { return static_cast<T>(0); }
   WEFT_FORCEINLINE_FUNCTION static constexpr T prod() { return static_cast<T>(1); }
   WEFT_FORCEINLINE_FUNCTION static constexpr T max() { return std::numeric_limits<T>::lowest(); }
@@ -25,6 +26,11 @@ struct reduction_identity {
   WEFT_FORCEINLINE_FUNCTION static constexpr T band() { return static_cast<T>(~T(0)); }
   WEFT_FORCEINLINE_FUNCTION static constexpr T bor() { return static_cast<T>(0); }
 };
+}  // namespace impl
+
+/// Identity elements; specialize for a user type to use it with the built-in reducers (and ScatterView).
+template <class T>
+struct reduction_identity : impl::reduction_identity_default<T> {};
 
 template <class Scalar, class Index>
 struct ValLocScalar {
@@ -184,6 +190,32 @@ class MinMaxLoc
   }
 };
 
+/// Smallest value with its first (smallest) index and largest value with its last (largest) index.
+template <class Scalar, class Index, class Space = HostSpace>
+class MinMaxFirstLastLoc
+    : public impl::ReducerResult<MinMaxLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>, Space> {
+ public:
+  using reducer = MinMaxFirstLastLoc;
+  using value_type = MinMaxLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>;
+  using impl::ReducerResult<value_type, Space>::ReducerResult;
+  WEFT_FORCEINLINE_FUNCTION void join(value_type& d, const value_type& s) const {
+    if (s.min_val < d.min_val || (s.min_val == d.min_val && s.min_loc < d.min_loc)) {
+      d.min_val = s.min_val;
+      d.min_loc = s.min_loc;
+    }
+    if (d.max_val < s.max_val || (s.max_val == d.max_val && d.max_loc < s.max_loc)) {
+      d.max_val = s.max_val;
+      d.max_loc = s.max_loc;
+    }
+  }
+  WEFT_FORCEINLINE_FUNCTION void init(value_type& v) const {
+    v.min_val = reduction_identity<std::remove_cv_t<Scalar>>::min();
+    v.max_val = reduction_identity<std::remove_cv_t<Scalar>>::max();
+    v.min_loc = reduction_identity<std::remove_cv_t<Index>>::min();
+    v.max_loc = reduction_identity<std::remove_cv_t<Index>>::max();
+  }
+};
+
 /// What a reducer must provide (Kokkos' reducer concept).
 template <class R>
 concept Reducer = requires {
@@ -301,7 +333,7 @@ struct CombinedAdaptor {
 /// A functor that reduces by itself: it has value_type (possibly T[] with a value_count member), and
 /// optionally init / join / final. Results go to a scalar, an array, a View (TargetSpace: its memory space), or
 /// nowhere.
-template <class F, class TargetSpace = void>
+template <class F, class TargetSpace = void, class Tag = void>
 struct FunctorAdaptor {
   using declared = typename F::value_type;
   static constexpr bool is_array = std::is_array_v<declared>;
@@ -311,14 +343,19 @@ struct FunctorAdaptor {
   value_type* target;             // nullptr: no result wanted
   ResultWriter writer = nullptr;  // how to write into target's memory space (nullptr: plain host stores)
   WEFT_INLINE_FUNCTION int value_count() const { return count; }
+  // With a work tag, the functor's tagged init(Tag, ...) / join(Tag, ...) / final(Tag, ...) come first (Kokkos).
   WEFT_FORCEINLINE_FUNCTION void init(value_type* v) const {
     if constexpr (is_array) {
-      if constexpr (requires { f->init(v); })
+      if constexpr (!std::is_void_v<Tag> && requires { f->init(Tag{}, v); })
+        f->init(Tag{}, v);
+      else if constexpr (requires { f->init(v); })
         f->init(v);
       else
         for (int i = 0; i < count; ++i) v[i] = value_type();
     } else {
-      if constexpr (requires { f->init(*v); })
+      if constexpr (!std::is_void_v<Tag> && requires { f->init(Tag{}, *v); })
+        f->init(Tag{}, *v);
+      else if constexpr (requires { f->init(*v); })
         f->init(*v);
       else
         *v = value_type();
@@ -326,12 +363,16 @@ struct FunctorAdaptor {
   }
   WEFT_FORCEINLINE_FUNCTION void join(value_type* d, const value_type* s) const {
     if constexpr (is_array) {
-      if constexpr (requires { f->join(d, s); })
+      if constexpr (!std::is_void_v<Tag> && requires { f->join(Tag{}, d, s); })
+        f->join(Tag{}, d, s);
+      else if constexpr (requires { f->join(d, s); })
         f->join(d, s);
       else
         for (int i = 0; i < count; ++i) d[i] += s[i];
     } else {
-      if constexpr (requires { f->join(*d, *s); })
+      if constexpr (!std::is_void_v<Tag> && requires { f->join(Tag{}, *d, *s); })
+        f->join(Tag{}, *d, *s);
+      else if constexpr (requires { f->join(*d, *s); })
         f->join(*d, *s);
       else
         *d += *s;
@@ -339,9 +380,15 @@ struct FunctorAdaptor {
   }
   WEFT_FORCEINLINE_FUNCTION void final(value_type* v) const {
     if constexpr (is_array) {
-      if constexpr (requires { f->final(v); }) f->final(v);
+      if constexpr (!std::is_void_v<Tag> && requires { f->final(Tag{}, v); })
+        f->final(Tag{}, v);
+      else if constexpr (requires { f->final(v); })
+        f->final(v);
     } else {
-      if constexpr (requires { f->final(*v); }) f->final(*v);
+      if constexpr (!std::is_void_v<Tag> && requires { f->final(Tag{}, *v); })
+        f->final(Tag{}, *v);
+      else if constexpr (requires { f->final(*v); })
+        f->final(*v);
     }
   }
   template <class Fn>

@@ -17,7 +17,8 @@ namespace weft {
 class HostSpace;
 
 // ---- memory traits -------------------------------------------------------------------------
-enum MemoryTraitsFlags : unsigned { Unmanaged = 1u, RandomAccess = 2u, Atomic = 4u, Restrict = 8u };
+/// Aligned (Kokkos's flag) is accepted and changes nothing: Weft's allocations are aligned already.
+enum MemoryTraitsFlags : unsigned { Unmanaged = 1u, RandomAccess = 2u, Atomic = 4u, Restrict = 8u, Aligned = 16u };
 template <unsigned Flags>
 struct MemoryTraits {
   using memory_traits = MemoryTraits;
@@ -26,6 +27,7 @@ struct MemoryTraits {
   static constexpr bool is_random_access = (Flags & RandomAccess) != 0;
   static constexpr bool is_atomic = (Flags & Atomic) != 0;
   static constexpr bool is_restrict = (Flags & Restrict) != 0;
+  static constexpr bool is_aligned = (Flags & Aligned) != 0;
 };
 using MemoryManaged = MemoryTraits<0>;
 using MemoryUnmanaged = MemoryTraits<Unmanaged>;

@@ -43,20 +43,14 @@ WEFT_INLINE_FUNCTION void parallel_reduce(const impl::NestedRange<L, I, M>& r, c
   adaptor.store_local(&v);
 }
 
-/// Nested exclusive scan: f(i, update, final); `total` (optional) receives the sum over the range.
-template <impl::NestLevel L, class I, class M, class F, class... Total>
-requires(sizeof...(Total) <= 1) WEFT_INLINE_FUNCTION
-    void parallel_scan(const impl::NestedRange<L, I, M>& r, const F& f, Total&... total) {
-  using T = std::remove_cv_t<typename impl::first_or<typename impl::lambda_param<F, 1>::type, Total...>::type>;
-  static_assert(!std::is_void_v<T>,
-                "weft::parallel_scan over a nested range: give f a concrete (i, T&, bool) signature");
-  T sink{};
-  impl::ReducerAdaptor<Sum<T>> adaptor{Sum<T>(sink)};
-  T all;
+namespace impl {
+/// The nested scan with the reducer behind `adaptor`; `all` receives the reduction over the whole range.
+template <NestLevel L, class I, class M, class F, class Adaptor, class T>
+WEFT_INLINE_FUNCTION void nested_scan(const NestedRange<L, I, M>& r, const F& f, const Adaptor& adaptor, T& all) {
   if constexpr (requires { r.member.impl_scan(L, r.begin, r.end, adaptor, f, &all); }) {
     r.member.impl_scan(L, r.begin, r.end, adaptor, f, &all);  // the member's own order (GPU: strided passes)
   } else {
-    // Contiguous chunks per part: sum the chunk, take the parts' exclusive prefix, run the chunk again.
+    // Contiguous chunks per part: reduce the chunk, take the parts' exclusive prefix, run the chunk again.
     T partial;
     adaptor.init(&partial);
     r.member.impl_for(L, r.begin, r.end, [&](I i) { f(i, partial, false); });
@@ -64,7 +58,31 @@ requires(sizeof...(Total) <= 1) WEFT_INLINE_FUNCTION
     r.member.impl_exclusive_prefix(L, adaptor, &offset, &all);
     r.member.impl_for(L, r.begin, r.end, [&](I i) { f(i, offset, true); });
   }
+}
+}  // namespace impl
+
+/// Nested exclusive scan: f(i, update, final); `total` (optional) receives the sum over the range.
+template <impl::NestLevel L, class I, class M, class F, class... Total>
+requires(sizeof...(Total) <= 1 && !(Reducer<std::remove_cv_t<Total>> || ...)) WEFT_INLINE_FUNCTION
+    void parallel_scan(const impl::NestedRange<L, I, M>& r, const F& f, Total&... total) {
+  using T = std::remove_cv_t<typename impl::first_or<typename impl::lambda_param<F, 1>::type, Total...>::type>;
+  static_assert(!std::is_void_v<T>,
+                "weft::parallel_scan over a nested range: give f a concrete (i, T&, bool) signature");
+  T sink{};
+  impl::ReducerAdaptor<Sum<T>> adaptor{Sum<T>(sink)};
+  T all;
+  impl::nested_scan(r, f, adaptor, all);
   ((total = all), ...);
+}
+/// Nested scan with a reducer (Sum, Prod, Min, Max, or a user's): `update` starts at the reducer's identity and
+/// joins the earlier elements' contributions; the reducer's result receives the reduction over the range.
+template <impl::NestLevel L, class I, class M, class F, Reducer R>
+WEFT_INLINE_FUNCTION void parallel_scan(const impl::NestedRange<L, I, M>& r, const F& f, const R& reducer) {
+  using T = typename R::value_type;
+  impl::ReducerAdaptor<R> adaptor{reducer};
+  T all;
+  impl::nested_scan(r, f, adaptor, all);
+  reducer.reference() = all;
 }
 
 /// single(PerTeam(member), f): one thread of the team runs f; single(PerTeam(member), f, value) also

@@ -24,19 +24,6 @@ class View;
 
 namespace impl {
 
-/// What indexes a View element: an integer, or an unscoped enumerator (which converts to one); not a scoped enum
-/// (`enum class`), a bool or a floating-point value.
-template <class T>
-concept ViewIndex = (std::integral<T> && !std::is_same_v<T, bool>) ||
-                    (std::is_enum_v<T> && std::is_convertible_v<T, long long>);
-template <class T>
-WEFT_FORCEINLINE_FUNCTION constexpr auto index_value(T i) {
-  if constexpr (std::is_enum_v<T>)
-    return static_cast<std::underlying_type_t<T>>(i);
-  else
-    return i;
-}
-
 // ---- data type analysis: double**[3] -> value double, rank 3, 2 runtime extents, extent(2) == 3 ----
 template <class T>
 struct strip_pointers {
@@ -371,7 +358,18 @@ SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, b
     throw;
   }
   record_register(r);
-  if (initialize || !std::is_trivially_default_constructible_v<T>) {
+  if constexpr (!std::is_default_constructible_v<T>) {
+    // No constructor to run: the program fills the elements itself (Kokkos: only with WithoutInitializing).
+    if (initialize) {
+      record_unregister(r);
+      Space().deallocate(p, bytes, label);
+      device_label_free<Space>(r);
+      delete r;
+      throw_view_error(label,
+                       "its element type has no default constructor; allocate it with "
+                       "view_alloc(WithoutInitializing, label) and construct the elements yourself");
+    }
+  } else if (initialize || !std::is_trivially_default_constructible_v<T>) {
     try {
       construct_elements<T, Space>(static_cast<T*>(p), n, label);
     } catch (...) {
@@ -518,6 +516,7 @@ class View {
   using mirror_layout = std::conditional_t<std::is_same_v<array_layout, LayoutStride>, LayoutRight, array_layout>;
   using host_mirror_type = View<non_const_data_type, mirror_layout, HostSpace>;
   using HostMirror = host_mirror_type;
+  using host_mirror_space = typename host_mirror_type::memory_space;
   using const_type = View<const_data_type, array_layout, device_type, memory_traits>;
   using non_const_type = View<non_const_data_type, array_layout, device_type, memory_traits>;
   using uniform_type = View<data_type, array_layout, device_type, memory_traits>;
@@ -543,22 +542,22 @@ class View {
   WEFT_INLINE_FUNCTION View(View&& o) noexcept
       : ptr_(o.ptr_), map_(o.map_), track_(static_cast<impl::ViewTracker&&>(o.track_)) {
     o.ptr_ = nullptr;
-    o.map_ = {};
+    o.map_ = empty_map();
   }
   WEFT_INLINE_FUNCTION View& operator=(View&& o) noexcept {
     ptr_ = o.ptr_;
     map_ = o.map_;
     track_ = static_cast<impl::ViewTracker&&>(o.track_);
     o.ptr_ = nullptr;
-    o.map_ = {};
+    o.map_ = empty_map();
     o.track_ = impl::ViewTracker();
     return *this;
   }
 
   /// Allocates: View<double**> a("A", n, m). Give the runtime extents, or all of them.
-  template <impl::Label L, std::integral... N>
+  template <impl::Label L, impl::ViewIndex... N>
   explicit View(const L& label, N... n) : View(view_alloc(std::string_view(label)), n...) {}
-  template <std::integral... N>
+  template <impl::ViewIndex... N>
   explicit View(const impl::ViewAllocProps<>& props, N... n) {
     check_extent_count<sizeof...(N)>();
     const std::int64_t e[] = {static_cast<std::int64_t>(n)..., 0};
@@ -572,7 +571,7 @@ class View {
     allocate(props);
   }
   /// Wraps user memory (never freed by Weft): View<double*> v(ptr, n).
-  template <std::integral... N>
+  template <impl::ViewIndex... N>
   explicit View(pointer_type p, N... n) : ptr_(p) {
     check_extent_count<sizeof...(N)>();
     const std::int64_t e[] = {static_cast<std::int64_t>(n)..., 0};
@@ -580,7 +579,7 @@ class View {
   }
   View(pointer_type p, const array_layout& layout) : ptr_(p) { set_layout("(unmanaged)", layout); }
   /// A view of team or thread scratch: View<double*, ScratchSpace, MemoryUnmanaged> s(member.team_scratch(0), n).
-  template <class E, std::integral... N>
+  template <class E, impl::ViewIndex... N>
   requires std::is_same_v<memory_space, ScratchMemorySpace<E>> WEFT_INLINE_FUNCTION
   View(const ScratchMemorySpace<E>& space, N... n) {
     check_extent_count<sizeof...(N)>();
@@ -590,13 +589,45 @@ class View {
         space.get_shmem_aligned(map_.size() * sizeof(value_type), alignof(value_type) > 16 ? alignof(value_type) : 16));
   }
   /// Bytes of scratch a View of these extents needs (with alignment slack).
-  template <std::integral... N>
+  template <impl::ViewIndex... N>
   static std::size_t shmem_size(N... n) {
     // Saturating: extents past size_t ask for SIZE_MAX bytes, which every scratch maximum refuses.
     std::size_t s = sizeof(value_type);
     ((s = impl::size_mul(s, static_cast<std::size_t>(n))), ...);
     for (int k = sizeof...(N); k < R; ++k) s = impl::size_mul(s, traits::analysis::extent_at(k));
     return impl::size_add(s, 16);
+  }
+
+  /// Scratch bytes a View of this layout needs (its span, with alignment slack).
+  static std::size_t shmem_size(const array_layout& layout) {
+    return impl::size_add(required_allocation_size(layout), 16);
+  }
+  /// Bytes an allocation of these extents (or of this layout) takes: the span times the element size, as
+  /// Kokkos's required_allocation_size (extents as for the constructor: the runtime ones, or all of them; any
+  /// further extents given must be 0 or 1... they are ignored as Kokkos ignores them).
+  template <impl::ViewIndex... N>
+  static constexpr std::size_t required_allocation_size(N... n) {
+    const std::size_t e[] = {static_cast<std::size_t>(n)..., 0};
+    std::size_t bytes = sizeof(value_type);
+    const int given = static_cast<int>(sizeof...(N));
+    const bool dynamic_only = given < R || given == traits::rank_dynamic;
+    for (int k = 0; k < R; ++k) {
+      const std::size_t ext =
+          k < traits::rank_dynamic || !dynamic_only ? (k < given ? e[k] : 0) : traits::analysis::extent_at(k);
+      bytes = impl::size_mul(bytes, ext);
+    }
+    return bytes;
+  }
+  static constexpr std::size_t required_allocation_size(const array_layout& layout) {
+    impl::ViewOffset<array_layout, R> m;
+    for (int k = 0; k < R; ++k)
+      m.ext[k] = k < traits::rank_dynamic || layout.dimension[k] != invalid_extent ? layout.dimension[k]
+                                                                                   : traits::analysis::extent_at(k);
+    if constexpr (std::is_same_v<array_layout, LayoutStride>)
+      for (int k = 0; k < R; ++k) m.str[k] = layout.stride[k];
+    else
+      m.set_packed();
+    return impl::size_mul(m.span(), sizeof(value_type));
   }
 
   /// Conversion between compatible views (adding const, to LayoutStride, dynamic <-> static extents).
@@ -657,9 +688,22 @@ class View {
   }
   template <impl::ViewIndex I>
   requires(R == 1) WEFT_FORCEINLINE_FUNCTION reference_type operator[](I i) const { return (*this)(i); }
+  /// Element access that also takes more indices than the rank (up to 8), as Kokkos's access(): the extra ones
+  /// must be 0 (bounds-checked builds check that) and are dropped.
   template <impl::ViewIndex... I>
-  WEFT_FORCEINLINE_FUNCTION reference_type access(I... i) const {
-    return (*this)(i...);
+  requires(sizeof...(I) >= R && sizeof...(I) <= max_view_rank) WEFT_FORCEINLINE_FUNCTION reference_type access(I... i)
+  const {
+    if constexpr (sizeof...(I) == R) {
+      return (*this)(i...);
+    } else {
+      const std::int64_t idx[] = {static_cast<std::int64_t>(impl::index_value(i))...};
+#if WEFT_BOUNDS_CHECK
+      for (std::size_t k = R; k < sizeof...(I); ++k)
+        if (idx[k] != 0) [[unlikely]]
+          extra_index_abort(idx, static_cast<int>(sizeof...(I)));
+#endif
+      return access_first(idx, std::make_index_sequence<std::size_t(R)>{});
+    }
   }
 
   // ---- queries ----
@@ -701,7 +745,26 @@ class View {
       l.dimension[k] = map_.ext[k];
       if constexpr (std::is_same_v<array_layout, LayoutStride>) l.stride[k] = map_.str[k];
     }
+    if constexpr (!std::is_same_v<array_layout, LayoutStride> && R >= 2)
+      l.stride = map_.stride(std::is_same_v<array_layout, LayoutLeft> ? 1 : R - 2);
     return l;
+  }
+  /// Two Views are equal when they view the same elements the same way: the same value type (const aside), layout,
+  /// memory space and rank, the same data pointer, extents and strides (as Kokkos).
+  template <class D2, class... P2>
+  friend bool operator==(const View& a, const View<D2, P2...>& b) {
+    using B = View<D2, P2...>;
+    if constexpr (!std::is_same_v<std::remove_cv_t<value_type>, std::remove_cv_t<typename B::value_type>> ||
+                  !std::is_same_v<array_layout, typename B::array_layout> ||
+                  !std::is_same_v<memory_space, typename B::memory_space> || R != B::R) {
+      return false;
+    } else {
+      if (static_cast<const void*>(a.data()) != static_cast<const void*>(b.data()) || a.span() != b.span())
+        return false;
+      for (int k = 0; k < R; ++k)
+        if (a.extent(k) != b.extent(k) || a.stride(k) != b.stride(k)) return false;
+      return true;
+    }
   }
   const impl::ViewTracker& impl_track() const { return track_; }
   WEFT_INLINE_FUNCTION const impl::ViewOffset<array_layout, R>& impl_map() const { return map_; }
@@ -759,11 +822,27 @@ class View {
     if constexpr (std::is_same_v<array_layout, LayoutStride>) {
       for (int k = 0; k < R; ++k) map_.str[k] = l.stride[k];
       check_size(label);  // with the layout's strides: their span, not the packed one
+    } else if constexpr (R >= 2) {
+      if (l.stride != invalid_extent) {  // a padded LayoutLeft / LayoutRight
+        constexpr bool left = std::is_same_v<array_layout, LayoutLeft>;
+        const int lead = left ? 0 : R - 1;
+        if (l.stride < map_.ext[lead])
+          impl::throw_view_error(label, "the layout's stride (" + std::to_string(l.stride) +
+                                            ") is less than the extent it pads (" + std::to_string(map_.ext[lead]) +
+                                            "); give a stride of at least that extent");
+        if (left) {
+          map_.str[1] = l.stride;
+          for (int k = 2; k < R; ++k) map_.str[k] = impl::size_mul(map_.str[k - 1], map_.ext[k - 1]);
+        } else {
+          map_.str[R - 2] = l.stride;
+          for (int k = R - 3; k >= 0; --k) map_.str[k] = impl::size_mul(map_.str[k + 1], map_.ext[k + 1]);
+        }
+        check_size(label, true);
+      }
     }
   }
   /// The bytes the View spans must fit one allocation (impl::check_bytes), whatever its extents and strides.
-  void check_size(std::string_view label) const {
-    constexpr bool strided = std::is_same_v<array_layout, LayoutStride>;
+  void check_size(std::string_view label, bool strided = std::is_same_v<array_layout, LayoutStride>) const {
     std::size_t span = 1;  // packed layouts: the product of the extents (their strides wrap with it)
     for (int k = 0; k < R; ++k) {
       if (map_.ext[k] == 0) return;  // empty: spans nothing, whatever the other extents
@@ -772,7 +851,7 @@ class View {
     }
     const auto subject = [&] {
       std::string s = "weft::View " + impl::quote(label) + ": extents " + impl::format_extents(map_.ext, R);
-      if constexpr (strided) s += " and strides " + impl::format_extents(map_.str, R);
+      if (strided) s += " and strides " + impl::format_extents(map_.str, R);
       return s + " of " + std::to_string(sizeof(value_type)) + "-byte elements";
     };
     impl::check_bytes(impl::size_mul(span, sizeof(value_type)), subject, "use smaller extents");
@@ -785,7 +864,23 @@ class View {
     ptr_ = static_cast<pointer_type>(r->data);
     track_ = impl::ViewTracker(r);
   }
+  template <std::size_t... K>
+  WEFT_FORCEINLINE_FUNCTION reference_type access_first(const std::int64_t* idx, std::index_sequence<K...>) const {
+    return (*this)(idx[K]...);
+  }
 #if WEFT_BOUNDS_CHECK
+  /// access() with an index past the rank that is not 0: a bounds error on that (extent-1) dimension.
+  WEFT_INLINE_FUNCTION void extra_index_abort(const std::int64_t* idx, int n) const {
+#if WEFT_IMPL_DEVICE_PASS
+    (void)idx;
+    printf("weft: View access() with %d indices on a rank-%d View: the indices past its rank must be 0\n", n, R);
+    WEFT_IMPL_DEVICE_TRAP();
+#else
+    std::size_t ext[max_view_rank];
+    for (int j = 0; j < n; ++j) ext[j] = j < R ? map_.ext[j] : 1;
+    impl::view_bounds_abort(track_.record() ? track_.record()->label.c_str() : "(unmanaged)", n, idx, ext);
+#endif
+  }
   template <class... I>
   WEFT_INLINE_FUNCTION void check_bounds(I... i) const {
     const std::int64_t idx[] = {static_cast<std::int64_t>(i)..., 0};
@@ -823,8 +918,16 @@ class View {
   }
 #endif
 
+  /// An empty View's map: 0 for the runtime extents, the data type's for the static ones (View<double*[3]>()
+  /// has extent(1) == 3, as in Kokkos).
+  WEFT_INLINE_FUNCTION static constexpr impl::ViewOffset<array_layout, R> empty_map() {
+    impl::ViewOffset<array_layout, R> m;
+    for (int k = traits::rank_dynamic; k < R; ++k) m.ext[k] = traits::analysis::extent_at(k);
+    return m;
+  }
+
   pointer_type ptr_ = nullptr;
-  impl::ViewOffset<array_layout, R> map_;
+  impl::ViewOffset<array_layout, R> map_ = empty_map();
   impl::ViewTracker track_;
 };
 

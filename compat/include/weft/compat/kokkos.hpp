@@ -38,6 +38,8 @@
 #define WEFT_COMPAT_HAS_ALGORITHMS 0
 #endif
 
+#include <weft/compat/kokkos/desul.hpp>
+#include <weft/compat/kokkos/impl.hpp>
 #include <weft/compat/kokkos/math.hpp>
 #include <weft/compat/kokkos/simd.hpp>
 #include <weft/compat/kokkos/unsupported.hpp>
@@ -126,6 +128,15 @@ using ::weft::real;
 using ::weft::sin;
 using ::weft::sqrt;
 
+/// Kokkos::reduction_identity: a customization point of its own, which a Kokkos program specializes for its value
+/// type inside namespace Kokkos (as Kokkos documents). The primary gives the arithmetic identities; Weft's reducers,
+/// team and vector reductions and ScatterView read a user's specialization through weft::reduction_identity
+/// (below the namespace).
+template <class T>
+struct reduction_identity : ::weft::impl::reduction_identity_default<T> {
+  using impl_weft_primary_for = T;  // absent from a user's specialization (or names another type when it derives)
+};
+
 /// Kokkos::Timer: wall-clock seconds since construction or the last reset() (host code).
 class Timer {
  public:
@@ -188,6 +199,12 @@ WEFT_INLINE_FUNCTION int printf(const char* format, Args... args) {
   ::weft::impl::abort_with(message);
 #endif
 }
+
+/// Kokkos's names for the location reducers' tie rules: MinLoc and MaxLoc keep the first (smallest) index.
+template <class Scalar, class Index, class Space = ::weft::HostSpace>
+using MinFirstLoc = ::weft::MinLoc<Scalar, Index, Space>;
+template <class Scalar, class Index, class Space = ::weft::HostSpace>
+using MaxFirstLoc = ::weft::MaxLoc<Scalar, Index, Space>;
 
 /// The pattern tags that team_size_max / team_size_recommended take.
 struct ParallelForTag {};
@@ -279,28 +296,47 @@ inline unsigned get_available_threads_per_core() { return 1; }
 }  // namespace hwloc
 
 namespace Experimental {
-/// Work-item hints (require(policy, WorkItemProperty::HintLightWeight)): accepted and combined with |; Weft's
+/// Work-item hints, as Kokkos spells them: values (require(policy, WorkItemProperty::HintLightWeight)), their types
+/// (`WorkItemProperty::HintLightWeight_t`, also as a policy template argument) and | of both. Accepted; Weft's
 /// backends schedule without them.
-struct WorkItemPropertyValue {
-  unsigned bits = 0;
-  friend constexpr WorkItemPropertyValue operator|(WorkItemPropertyValue a, WorkItemPropertyValue b) {
-    return {a.bits | b.bits};
-  }
-};
 namespace WorkItemProperty {
-inline constexpr WorkItemPropertyValue None{0};
-inline constexpr WorkItemPropertyValue HintLightWeight{1};
-inline constexpr WorkItemPropertyValue HintHeavyWeight{2};
-inline constexpr WorkItemPropertyValue HintRegular{4};
-inline constexpr WorkItemPropertyValue HintIrregular{8};
-inline constexpr WorkItemPropertyValue ImplForceGlobalLaunch{16};
+template <unsigned long Bits>
+struct ImplWorkItemProperty {
+  static constexpr unsigned long value = Bits;
+  static constexpr bool impl_weft_policy_hint = true;  // a policy template argument Weft's policies accept
+  using work_item_property = ImplWorkItemProperty;
+};
+template <unsigned long A, unsigned long B>
+constexpr ImplWorkItemProperty<A | B> operator|(ImplWorkItemProperty<A>, ImplWorkItemProperty<B>) {
+  return {};
+}
+template <unsigned long A, unsigned long B>
+constexpr ImplWorkItemProperty<A & B> operator&(ImplWorkItemProperty<A>, ImplWorkItemProperty<B>) {
+  return {};
+}
+template <unsigned long A, unsigned long B>
+constexpr bool operator==(ImplWorkItemProperty<A>, ImplWorkItemProperty<B>) {
+  return A == B;
+}
+using None_t = ImplWorkItemProperty<0>;
+using HintLightWeight_t = ImplWorkItemProperty<1>;
+using HintHeavyWeight_t = ImplWorkItemProperty<2>;
+using HintRegular_t = ImplWorkItemProperty<4>;
+using HintIrregular_t = ImplWorkItemProperty<8>;
+using ImplForceGlobalLaunch_t = ImplWorkItemProperty<16>;
+inline constexpr None_t None{};
+inline constexpr HintLightWeight_t HintLightWeight{};
+inline constexpr HintHeavyWeight_t HintHeavyWeight{};
+inline constexpr HintRegular_t HintRegular{};
+inline constexpr HintIrregular_t HintIrregular{};
+inline constexpr ImplForceGlobalLaunch_t ImplForceGlobalLaunch{};
 }  // namespace WorkItemProperty
-template <class Policy>
-Policy require(const Policy& policy, WorkItemPropertyValue) {
+template <class Policy, unsigned long Bits>
+Policy require(const Policy& policy, WorkItemProperty::ImplWorkItemProperty<Bits>) {
   return policy;
 }
-template <class Policy>
-Policy prefer(const Policy& policy, WorkItemPropertyValue) {
+template <class Policy, unsigned long Bits>
+Policy prefer(const Policy& policy, WorkItemProperty::ImplWorkItemProperty<Bits>) {
   return policy;
 }
 using ::weft::bhalf_t;
@@ -347,3 +383,19 @@ inline void declareMetadata(const std::string& key, const std::string& value) {
 }
 }  // namespace Tools
 }  // namespace Kokkos
+
+namespace weft {
+namespace impl_compat {
+template <class T>
+concept kokkos_identity_is_primary = requires {
+  typename ::Kokkos::reduction_identity<T>::impl_weft_primary_for;
+}
+&&std::is_same_v<typename ::Kokkos::reduction_identity<T>::impl_weft_primary_for, T>;
+}  // namespace impl_compat
+/// A program's specialization of Kokkos::reduction_identity<T> is weft::reduction_identity<T>, so every reducer,
+/// team and vector reduction and ScatterView of Weft uses it (an explicit specialization of
+/// weft::reduction_identity<T> still takes precedence).
+template <class T>
+requires(!impl_compat::kokkos_identity_is_primary<T>) struct reduction_identity<T> : ::Kokkos::reduction_identity<T> {
+};
+}  // namespace weft

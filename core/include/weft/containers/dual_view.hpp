@@ -63,10 +63,10 @@ class DualView {
 
   DualView() = default;
   /// Allocates both sides: DualView<double**> a("A", n, m). Both start zeroed and in sync.
-  template <impl::Label L, std::integral... N>
+  template <impl::Label L, impl::ViewIndex... N>
   explicit DualView(const L& label, N... n) : DualView(view_alloc(std::string_view(label)), n...) {}
   /// view_alloc(WithoutInitializing, label): neither side is initialized.
-  template <std::integral... N>
+  template <impl::ViewIndex... N>
   explicit DualView(const impl::ViewAllocProps<>& props, N... n) : d_view(props, n...) {
     h_view = host_side_of(d_view, props.initialize);
     flags_ = make_flags(d_view.label());
@@ -155,12 +155,12 @@ class DualView {
 
   // ---- reallocation ----
   /// New extents, both sides keeping the elements that fit (the flags are kept).
-  template <std::integral... N>
+  template <impl::ViewIndex... N>
   void resize(N... n) {
     reshape([&](auto& v) { weft::resize(v, n...); });
   }
   /// New extents, contents discarded, both sides in sync.
-  template <std::integral... N>
+  template <impl::ViewIndex... N>
   void realloc(N... n) {
     reshape([&](auto& v) { weft::realloc(v, n...); });
     clear_sync_state();

@@ -163,7 +163,7 @@ class ScatterView {
     }
   }
   /// A View of its own, zeroed, as Kokkos's ScatterView(label, extents...).
-  template <impl::Label L, std::integral... N>
+  template <impl::Label L, impl::ViewIndex... N>
   explicit ScatterView(const L& label, N... n) : ScatterView(original_view_type(label, n...)) {}
 
   class Access {
@@ -238,12 +238,12 @@ class ScatterView {
   /// The View this ScatterView holds gets new extents: resize keeps the values in the common extents (as
   /// weft::resize), realloc does not (as weft::realloc); the threads' copies are made anew for the new extents and
   /// reset. Other handles to the old View keep the old allocation, as with weft::resize.
-  template <std::integral... N>
+  template <impl::ViewIndex... N>
   void resize(N... n) {
     weft::resize(orig_, n...);
     remake_copies();
   }
-  template <std::integral... N>
+  template <impl::ViewIndex... N>
   void realloc(N... n) {
     weft::realloc(orig_, n...);
     remake_copies();

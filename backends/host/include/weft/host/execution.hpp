@@ -31,6 +31,9 @@ class HostExecution {
     if (h_.get()) host_instance_fence(h_.get());
   }
   std::uint32_t impl_instance_id() const { return h_.get() ? h_.get()->id : 0; }
+  /// The calling thread's index in the host parallel region it runs in (0 outside one), below the space's
+  /// concurrency(): for per-thread slots (Kokkos's impl_hardware_thread_id).
+  static int impl_hardware_thread_id() { return t_in_host_parallel ? t_host_thread_index : 0; }
   HostInstance* impl_instance() const { return h_.get(); }
   friend bool operator==(const HostExecution& a, const HostExecution& b) { return a.h_.get() == b.h_.get(); }
 

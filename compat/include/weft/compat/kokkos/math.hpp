@@ -46,6 +46,13 @@ WEFT_KOKKOS_MATH_1(log1p)
 // power
 WEFT_KOKKOS_MATH_2(pow)
 WEFT_KOKKOS_MATH_1(sqrt)
+/// 1 / sqrt(x), in x's floating-point type (an integer argument as double).
+template <class T>
+requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION auto rsqrt(T x) {
+  using std::sqrt;
+  using R = decltype(sqrt(x));
+  return R(1) / sqrt(x);
+}
 WEFT_KOKKOS_MATH_1(cbrt)
 WEFT_KOKKOS_MATH_2(hypot)
 // trigonometric and hyperbolic
@@ -155,6 +162,43 @@ WEFT_INLINE_FUNCTION constexpr T max(std::initializer_list<T> l) {
   for (const T* p = l.begin(); p != l.end(); ++p)
     if (*m < *p) m = p;
   return *m;
+}
+template <class T, class Compare>
+WEFT_INLINE_FUNCTION constexpr T min(std::initializer_list<T> l, Compare less) {
+  const T* m = l.begin();
+  for (const T* p = l.begin(); p != l.end(); ++p)
+    if (less(*p, *m)) m = p;
+  return *m;
+}
+template <class T, class Compare>
+WEFT_INLINE_FUNCTION constexpr T max(std::initializer_list<T> l, Compare less) {
+  const T* m = l.begin();
+  for (const T* p = l.begin(); p != l.end(); ++p)
+    if (less(*m, *p)) m = p;
+  return *m;
+}
+/// minmax as std's: (smaller, larger) as references; over a list, the first smallest and the last largest.
+template <class T>
+WEFT_INLINE_FUNCTION constexpr ::weft::pair<const T&, const T&> minmax(const T& a, const T& b) {
+  return b < a ? ::weft::pair<const T&, const T&>(b, a) : ::weft::pair<const T&, const T&>(a, b);
+}
+template <class T, class Compare>
+WEFT_INLINE_FUNCTION constexpr ::weft::pair<const T&, const T&> minmax(const T& a, const T& b, Compare less) {
+  return less(b, a) ? ::weft::pair<const T&, const T&>(b, a) : ::weft::pair<const T&, const T&>(a, b);
+}
+template <class T, class Compare>
+WEFT_INLINE_FUNCTION constexpr ::weft::pair<T, T> minmax(std::initializer_list<T> l, Compare less) {
+  const T* lo = l.begin();
+  const T* hi = l.begin();
+  for (const T* p = l.begin(); p != l.end(); ++p) {
+    if (less(*p, *lo)) lo = p;
+    if (!less(*p, *hi)) hi = p;
+  }
+  return ::weft::pair<T, T>(*lo, *hi);
+}
+template <class T>
+WEFT_INLINE_FUNCTION constexpr ::weft::pair<T, T> minmax(std::initializer_list<T> l) {
+  return ::Kokkos::minmax(l, [](const T& a, const T& b) { return a < b; });
 }
 template <class T>
 WEFT_INLINE_FUNCTION constexpr const T& clamp(const T& v, const T& lo, const T& hi) {
