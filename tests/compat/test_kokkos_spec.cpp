@@ -3,6 +3,7 @@
 // an independent reference (a serial loop or a closed form).
 #include <Kokkos_Core.hpp>
 
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -483,6 +484,99 @@ TEST_CASE("Kokkos::Impl::TypeInfo names types; SubviewLegalArgsCompileTime answe
                                                           P, int, int>::value);
   static_assert(Kokkos::Impl::SubviewLegalArgsCompileTime<Kokkos::LayoutStride, Kokkos::LayoutLeft, 3, 5, 0, int, int,
                                                           P, ALL_t, ALL_t>::value);
+}
+
+struct Bound {  // converts to an integer and back without loss
+  int v;
+  Bound(int x) : v(x) {}
+  operator int() const { return v; }
+};
+struct LossyBound {  // converts to its value, but back from an integer to 0: refused
+  int v;
+  LossyBound(const int* p) : v(*p) {}
+  LossyBound(int) : v(0) {}
+  operator int() const { return v; }
+};
+
+TEST_CASE_TEMPLATE("policies: class and enum bounds, short MDRange tiles, unsigned bounds refused, team chunk size", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  long s = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<E>(Bound(3), NX), KOKKOS_LAMBDA(int i, long& a) { a += i; }, s);
+  CHECK(s == 3 + 4 + 5);
+  const int seven = 7;
+  CHECK_THROWS_WITH_AS(Kokkos::RangePolicy<E>(0, LossyBound(&seven)), doctest::Contains("unsafe implicit conversion"),
+                       weft::Error);
+  // One tile size for a rank-2 policy: the other is chosen.
+  Kokkos::MDRangePolicy<E, Kokkos::Rank<2>> md(Kokkos::Array<long, 2>{{0, 1}}, Kokkos::Array<long, 2>{{4, 6}},
+                                               Kokkos::Array<long, 1>{{2}});
+  long cells = 0;
+  Kokkos::parallel_reduce(
+      md, KOKKOS_LAMBDA(long, long, long& a) { a += 1; }, cells);
+  CHECK(cells == 4 * 5);
+  using Unsigned = Kokkos::MDRangePolicy<E, Kokkos::Rank<2>, Kokkos::IndexType<unsigned>>;
+  CHECK_THROWS_WITH_AS(Unsigned({-1, 0}, {2, 3}), doctest::Contains("does not fit the index type"), weft::Error);
+  CHECK(Kokkos::TeamPolicy<E>(4, 1).chunk_size() == 1);
+  CHECK(Kokkos::TeamPolicy<E>(4, 1).set_chunk_size(3).chunk_size() == 3);
+}
+
+TEST_CASE("impl_hardware_thread_id is below concurrency() in a host kernel") {
+  using H = Kokkos::DefaultHostExecutionSpace;
+  const int c = H().concurrency();
+  Kokkos::View<int*, Kokkos::HostSpace> bad("bad", 1);
+  Kokkos::parallel_for(Kokkos::RangePolicy<H>(0, 1000), [=](int) {
+    const int t = H::impl_hardware_thread_id();
+    if (t < 0 || t >= c) bad(0) = 1;
+  });
+  CHECK(bad(0) == 0);
+}
+
+TEST_CASE_TEMPLATE("an Unmanaged View of the execution space's memory on team scratch", E, WEFT_TEST_EXEC_SPACES) {
+  const int league = 3;
+  Kokkos::View<double*, typename E::memory_space> out("out", league);
+  using member = typename Kokkos::TeamPolicy<E>::member_type;
+  using Scratch = Kokkos::View<double*, E, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Kokkos::parallel_for(
+      Kokkos::TeamPolicy<E>(league, 1).set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(64))),
+      KOKKOS_LAMBDA(const member& t) {
+        Scratch a(t.team_scratch(0), 64);
+        for (int j = 0; j < 64; ++j) a(j) = j + t.league_rank();
+        double sum = 0;
+        for (int j = 0; j < 64; ++j) sum += a(j);
+        out(t.league_rank()) = sum;
+      });
+  const auto h = weft_test::on_host(out);
+  for (int r = 0; r < league; ++r) CHECK(h(r) == 64 * 63 / 2 + 64 * r);
+}
+
+TEST_CASE("complex: parts as lvalues, mixing with std::complex, hyperbolic and inverse functions against std") {
+  Kokkos::complex<double> z(0.5, -1.25);
+  z.real() = 0.75;
+  z.imag() += 0.25;
+  CHECK(z.real() == 0.75);
+  CHECK(z.imag() == -1.0);
+  const std::complex<double> sz(0.75, -1.0), w(-0.3, 2.0);
+  const Kokkos::complex<double> prod = w * z;
+  CHECK(prod.real() == doctest::Approx((w * sz).real()));
+  CHECK(prod.imag() == doctest::Approx((w * sz).imag()));
+  const auto check = [](Kokkos::complex<double> got, std::complex<double> want) {
+    CHECK(got.real() == doctest::Approx(want.real()).epsilon(1e-12));
+    CHECK(got.imag() == doctest::Approx(want.imag()).epsilon(1e-12));
+  };
+  for (const std::complex<double> x : {sz, w, std::complex<double>(-2.0, 0.5), std::complex<double>(0.1, 0.1)}) {
+    const Kokkos::complex<double> k(x);
+    check(Kokkos::sinh(k), std::sinh(x));
+    check(Kokkos::cosh(k), std::cosh(x));
+    check(Kokkos::tanh(k), std::tanh(x));
+    check(Kokkos::tan(k), std::tan(x));
+    check(Kokkos::asinh(k), std::asinh(x));
+    check(Kokkos::acosh(k), std::acosh(x));
+    check(Kokkos::atanh(k), std::atanh(x));
+    check(Kokkos::asin(k), std::asin(x));
+    check(Kokkos::acos(k), std::acos(x));
+    check(Kokkos::atan(k), std::atan(x));
+    check(Kokkos::log10(k), std::log10(x));
+  }
 }
 
 }  // namespace

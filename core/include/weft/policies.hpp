@@ -221,10 +221,14 @@ class MDRangePolicy {
   MDRangePolicy(const execution_space& space, const LT (&lower)[LN], const UT (&upper)[UN], const TT (&tiles)[TN] = {})
       : space_(space) {
     static_assert(LN == rank && UN == rank, "weft::MDRangePolicy: give one lower and one upper bound per dimension");
-    static_assert(TN == rank || TN == 0, "weft::MDRangePolicy: give one tile size per dimension (or none)");
+    static_assert(TN <= rank, "weft::MDRangePolicy: give at most one tile size per dimension (the rest: chosen)");
     for (int k = 0; k < rank; ++k) {
       lower_[k] = static_cast<std::int64_t>(lower[k]);
       upper_[k] = static_cast<std::int64_t>(upper[k]);
+      for (const std::int64_t b : {lower_[k], upper_[k]})
+        if (static_cast<std::int64_t>(static_cast<index_type>(b)) != b || (std::is_unsigned_v<index_type> && b < 0))
+          impl::throw_policy_error("weft::MDRangePolicy: bound " + std::to_string(b) + " of dimension " +
+                                   std::to_string(k) + " does not fit the index type; use a signed IndexType");
       tile_[k] = k < static_cast<int>(TN) ? static_cast<std::int64_t>(tiles[k]) : 0;
     }
     user_tiles_ = true;
@@ -240,14 +244,16 @@ class MDRangePolicy {
       : MDRangePolicy(space, lower.impl_values, upper.impl_values, tiles.impl_values) {}
   MDRangePolicy(const point_type& lower, const point_type& upper, const tile_type& tiles = {})
       : MDRangePolicy(execution_space(), lower.impl_values, upper.impl_values, tiles.impl_values) {}
-  template <class LT, class UT, class TT = std::int64_t>
-  requires(!std::is_same_v<LT, std::int64_t> || !std::is_same_v<UT, std::int64_t> || !std::is_same_v<TT, std::int64_t>)
+  template <class LT, class UT, class TT = std::int64_t, std::size_t TN = rank>
+  requires(!std::is_same_v<LT, std::int64_t> || !std::is_same_v<UT, std::int64_t> ||
+           !std::is_same_v<TT, std::int64_t> || TN != rank)
       MDRangePolicy(const execution_space& space, const Array<LT, rank>& lower, const Array<UT, rank>& upper,
-                    const Array<TT, rank>& tiles = {})
+                    const Array<TT, TN>& tiles = {})
       : MDRangePolicy(space, lower.impl_values, upper.impl_values, tiles.impl_values) {}
-  template <class LT, class UT, class TT = std::int64_t>
-  requires(!std::is_same_v<LT, std::int64_t> || !std::is_same_v<UT, std::int64_t> || !std::is_same_v<TT, std::int64_t>)
-      MDRangePolicy(const Array<LT, rank>& lower, const Array<UT, rank>& upper, const Array<TT, rank>& tiles = {})
+  template <class LT, class UT, class TT = std::int64_t, std::size_t TN = rank>
+  requires(!std::is_same_v<LT, std::int64_t> || !std::is_same_v<UT, std::int64_t> ||
+           !std::is_same_v<TT, std::int64_t> || TN != rank)
+      MDRangePolicy(const Array<LT, rank>& lower, const Array<UT, rank>& upper, const Array<TT, TN>& tiles = {})
       : MDRangePolicy(execution_space(), lower.impl_values, upper.impl_values, tiles.impl_values) {}
 
   const execution_space& space() const { return space_; }
@@ -360,7 +366,8 @@ class TeamPolicy {
     chunk_ = c;
     return *this;
   }
-  int chunk_size() const { return chunk_; }
+  /// League ranks a team takes at a time: what set_chunk_size gave, else 1 (Weft's teams take them one by one).
+  int chunk_size() const { return chunk_ > 0 ? chunk_ : 1; }
   std::size_t team_scratch_size(int level) const { return team_scratch_[level]; }
   /// Raises weft::Error naming the kernel when a level's request exceeds the backend's maximum.
   void impl_check_scratch(std::string_view label, int team_size) const {

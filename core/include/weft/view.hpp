@@ -578,10 +578,13 @@ class View {
     set_extents("(unmanaged)", e, sizeof...(N));
   }
   View(pointer_type p, const array_layout& layout) : ptr_(p) { set_layout("(unmanaged)", layout); }
-  /// A view of team or thread scratch: View<double*, ScratchSpace, MemoryUnmanaged> s(member.team_scratch(0), n).
+  /// A view of team or thread scratch: View<double*, ScratchSpace, MemoryUnmanaged> s(member.team_scratch(0), n);
+  /// also an Unmanaged View of a space the team's execution space reaches (Kokkos:
+  /// View<double*, ExecSpace, MemoryUnmanaged> s(member.team_scratch(0), n)).
   template <class E, impl::ViewIndex... N>
-  requires std::is_same_v<memory_space, ScratchMemorySpace<E>> WEFT_INLINE_FUNCTION
-  View(const ScratchMemorySpace<E>& space, N... n) {
+  requires(std::is_same_v<memory_space, ScratchMemorySpace<E>> ||
+           (memory_traits::is_unmanaged && SpaceAccessibility<E, memory_space>::accessible)) WEFT_INLINE_FUNCTION
+      View(const ScratchMemorySpace<E>& space, N... n) {
     check_extent_count<sizeof...(N)>();
     const std::size_t e[] = {static_cast<std::size_t>(n)..., 0};
     set_extents_unchecked(e, sizeof...(N));

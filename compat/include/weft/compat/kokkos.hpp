@@ -115,18 +115,29 @@ using ::weft::AUTO;
 using ::weft::WithoutInitializing;
 // Kokkos::complex's functions (weft/containers/complex.hpp) beside the real ones of kokkos/math.hpp
 using ::weft::abs;
+using ::weft::acos;
+using ::weft::acosh;
 using ::weft::arg;
+using ::weft::asin;
+using ::weft::asinh;
+using ::weft::atan;
+using ::weft::atanh;
 using ::weft::conj;
 using ::weft::cos;
+using ::weft::cosh;
 using ::weft::exp;
 using ::weft::imag;
 using ::weft::log;
+using ::weft::log10;
 using ::weft::norm;
 using ::weft::polar;
 using ::weft::pow;
 using ::weft::real;
 using ::weft::sin;
+using ::weft::sinh;
 using ::weft::sqrt;
+using ::weft::tan;
+using ::weft::tanh;
 
 /// Kokkos::reduction_identity: a customization point of its own, which a Kokkos program specializes for its value
 /// type inside namespace Kokkos (as Kokkos documents). The primary gives the arithmetic identities; Weft's reducers,

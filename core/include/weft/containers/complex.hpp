@@ -30,6 +30,9 @@ class alignas(2 * sizeof(T)) complex {
 
   WEFT_INLINE_FUNCTION constexpr T real() const noexcept { return re_; }
   WEFT_INLINE_FUNCTION constexpr T imag() const noexcept { return im_; }
+  /// The parts as lvalues (`z.real() = 1;`), as Kokkos::complex.
+  WEFT_INLINE_FUNCTION constexpr T& real() noexcept { return re_; }
+  WEFT_INLINE_FUNCTION constexpr T& imag() noexcept { return im_; }
   WEFT_INLINE_FUNCTION constexpr void real(T v) noexcept { re_ = v; }
   WEFT_INLINE_FUNCTION constexpr void imag(T v) noexcept { im_ = v; }
 
@@ -176,6 +179,73 @@ WEFT_INLINE_FUNCTION complex<T> sqrt(const complex<T>& z) {
   if (x >= T(0)) return complex<T>(t, y / (T(2) * t));
   return complex<T>(::fabs(y) / (T(2) * t), y < T(0) ? -t : t);
 }
+// The hyperbolic and inverse functions, from exp/log/sqrt identities (principal branches, as std::complex's).
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> sinh(const complex<T>& z) {
+  return complex<T>(::sinh(z.real()) * ::cos(z.imag()), ::cosh(z.real()) * ::sin(z.imag()));
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> cosh(const complex<T>& z) {
+  return complex<T>(::cosh(z.real()) * ::cos(z.imag()), ::sinh(z.real()) * ::sin(z.imag()));
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> tanh(const complex<T>& z) {
+  // tanh(x + iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y): no overflow of sinh/cosh ratios for moderate x.
+  const T d = ::cosh(T(2) * z.real()) + ::cos(T(2) * z.imag());
+  return complex<T>(::sinh(T(2) * z.real()) / d, ::sin(T(2) * z.imag()) / d);
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> tan(const complex<T>& z) {  // tan z = -i tanh(iz)
+  const complex<T> t = tanh(complex<T>(-z.imag(), z.real()));
+  return complex<T>(t.imag(), -t.real());
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> asinh(const complex<T>& z) {
+  return log(z + sqrt(z * z + T(1)));
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> acosh(const complex<T>& z) {
+  return log(z + sqrt(z + T(1)) * sqrt(z - T(1)));
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> atanh(const complex<T>& z) {
+  return (log(T(1) + z) - log(T(1) - z)) * T(0.5);
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> asin(const complex<T>& z) {  // asin z = -i asinh(iz)
+  const complex<T> a = asinh(complex<T>(-z.imag(), z.real()));
+  return complex<T>(a.imag(), -a.real());
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> acos(const complex<T>& z) {
+  const complex<T> a = asin(z);
+  return complex<T>(T(1.57079632679489661923132169163975144) - a.real(), -a.imag());
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> atan(const complex<T>& z) {  // atan z = -i atanh(iz)
+  const complex<T> a = atanh(complex<T>(-z.imag(), z.real()));
+  return complex<T>(a.imag(), -a.real());
+}
+template <class T>
+WEFT_INLINE_FUNCTION complex<T> log10(const complex<T>& z) {
+  return log(z) / T(2.30258509299404568401799145468436421);
+}
+// Mixed with std::complex (host code): the result is a weft::complex.
+#define WEFT_IMPL_COMPLEX_STD(OP)                                                  \
+  template <class T>                                                               \
+  complex<T> operator OP(const std::complex<T>& a, const complex<T>& b) noexcept { \
+    return complex<T>(a) OP b;                                                     \
+  }                                                                                \
+  template <class T>                                                               \
+  complex<T> operator OP(const complex<T>& a, const std::complex<T>& b) noexcept { \
+    return a OP complex<T>(b);                                                     \
+  }
+WEFT_IMPL_COMPLEX_STD(+)
+WEFT_IMPL_COMPLEX_STD(-)
+WEFT_IMPL_COMPLEX_STD(*)
+WEFT_IMPL_COMPLEX_STD(/)
+#undef WEFT_IMPL_COMPLEX_STD
+
 template <class T>
 WEFT_INLINE_FUNCTION complex<T> pow(const complex<T>& z, const complex<T>& w) {
   if (z.real() == T(0) && z.imag() == T(0)) return complex<T>();
