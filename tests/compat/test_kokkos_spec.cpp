@@ -563,6 +563,7 @@ TEST_CASE("complex: parts as lvalues, mixing with std::complex, hyperbolic and i
     CHECK(got.real() == doctest::Approx(want.real()).epsilon(1e-12));
     CHECK(got.imag() == doctest::Approx(want.imag()).epsilon(1e-12));
   };
+  check(Kokkos::exp(sz), std::exp(sz));
   for (const std::complex<double> x : {sz, w, std::complex<double>(-2.0, 0.5), std::complex<double>(0.1, 0.1)}) {
     const Kokkos::complex<double> k(x);
     check(Kokkos::sinh(k), std::sinh(x));
@@ -577,6 +578,76 @@ TEST_CASE("complex: parts as lvalues, mixing with std::complex, hyperbolic and i
     check(Kokkos::atan(k), std::atan(x));
     check(Kokkos::log10(k), std::log10(x));
   }
+}
+
+TEST_CASE("ScatterView over Device<Exec, Memory>; DualView::view<Space>() by value; MDRangePolicy directions") {
+  using H = Kokkos::DefaultHostExecutionSpace;
+  using Dev = Kokkos::Device<H, Kokkos::HostSpace>;
+  Kokkos::View<double*, Kokkos::HostSpace> v("v", 4);
+  Kokkos::Experimental::ScatterView<double*, Kokkos::LayoutRight, Dev> sv(v);
+  static_assert(std::is_same_v<decltype(sv)::execution_space, H>);
+  Kokkos::parallel_for(Kokkos::RangePolicy<H>(0, 100), [=](int i) {
+    auto a = sv.access();
+    a(i % 4) += 1.0;
+  });
+  Kokkos::Experimental::contribute(v, sv);
+  for (int i = 0; i < 4; ++i) CHECK(v(i) == 25.0);
+
+  Kokkos::DualView<int*> dv("dv", 3);
+  using HV = decltype(dv.view<Kokkos::HostSpace>());
+  static_assert(!std::is_reference_v<HV>);
+  static_assert(std::is_same_v<HV::memory_space, Kokkos::HostSpace>);
+
+  static_assert(Kokkos::MDRangePolicy<Kokkos::Rank<2>>::inner_direction == Kokkos::Iterate::Right);
+  static_assert(Kokkos::MDRangePolicy<Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>::inner_direction ==
+                Kokkos::Iterate::Left);
+}
+
+TEST_CASE_TEMPLATE("Experimental::local_deep_copy by a team and by a thread; AcquireTeamUniqueToken", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  const int league = 4, n0 = 5, n1 = 7;
+  using M = typename E::memory_space;
+  Kokkos::View<double***, Kokkos::LayoutRight, M> src("src", league, n0, n1), dst("dst", league, n0, n1);
+  Kokkos::View<double**, Kokkos::LayoutLeft, M> filled("filled", league, n1);
+  Kokkos::parallel_for(
+      Kokkos::MDRangePolicy<E, Kokkos::Rank<3>>({0, 0, 0}, {league, n0, n1}),
+      KOKKOS_LAMBDA(int r, int i, int j) { src(r, i, j) = r * 100 + i * 10 + j; });
+  using policy = Kokkos::TeamPolicy<E>;
+  using member = typename policy::member_type;
+  using Token = Kokkos::Experimental::AcquireTeamUniqueToken<policy>;
+  Kokkos::Experimental::UniqueToken<E> tokens;
+  Kokkos::View<int*, M> ids("ids", league), bad("bad", 1);
+  Kokkos::parallel_for(
+      policy(league, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(Token::shmem_size())),
+      KOKKOS_LAMBDA(const member& t) {
+        const int r = t.league_rank();
+        auto s = Kokkos::subview(src, r, Kokkos::ALL, Kokkos::ALL);
+        auto d = Kokkos::subview(dst, r, Kokkos::ALL, Kokkos::ALL);
+        Kokkos::Experimental::local_deep_copy(t, d, s);
+        Kokkos::Experimental::local_deep_copy(t, Kokkos::subview(filled, r, Kokkos::ALL), double(r) + 0.5);
+        Token token(tokens, t);
+        if (token.value() < 0 || token.value() >= tokens.size()) bad(0) = 1;
+        Kokkos::single(Kokkos::PerTeam(t), [&] { ids(r) = token.value(); });
+      });
+  // One thread copying a whole row with the thread-level forms.
+  Kokkos::View<double*, M> row("row", n1), zero("zero", n1);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, 1), KOKKOS_LAMBDA(int) {
+        Kokkos::Experimental::local_deep_copy(row, Kokkos::subview(src, 2, 3, Kokkos::ALL));
+        Kokkos::Experimental::local_deep_copy(zero, 0.0);
+      });
+  const auto hs = weft_test::on_host(src);
+  const auto hd = weft_test::on_host(dst);
+  const auto hf = weft_test::on_host(filled);
+  const auto hr = weft_test::on_host(row);
+  const auto hb = weft_test::on_host(bad);
+  for (int r = 0; r < league; ++r)
+    for (int i = 0; i < n0; ++i)
+      for (int j = 0; j < n1; ++j) CHECK(hd(r, i, j) == r * 100 + i * 10 + j);
+  for (int r = 0; r < league; ++r)
+    for (int j = 0; j < n1; ++j) CHECK(hf(r, j) == r + 0.5);
+  for (int j = 0; j < n1; ++j) CHECK(hr(j) == 230 + j);
+  CHECK(hb(0) == 0);
 }
 
 }  // namespace

@@ -212,6 +212,9 @@ class MDRangePolicy {
   static constexpr int rank = iteration_pattern::rank;
   static constexpr bool iterate_right = iteration_pattern::inner_direction != Iterate::Left;
   static constexpr bool tiles_right = iteration_pattern::outer_direction != Iterate::Left;
+  /// The directions this policy runs in (Iterate::Default resolved: Right).
+  static constexpr Iterate inner_direction = iterate_right ? Iterate::Right : Iterate::Left;
+  static constexpr Iterate outer_direction = tiles_right ? Iterate::Right : Iterate::Left;
   using point_type = Array<std::int64_t, rank>;
   using tile_type = Array<std::int64_t, rank>;
   using policy = MDRangePolicy;

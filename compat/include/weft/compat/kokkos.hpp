@@ -410,3 +410,6 @@ template <class T>
 requires(!impl_compat::kokkos_identity_is_primary<T>) struct reduction_identity<T> : ::Kokkos::reduction_identity<T> {
 };
 }  // namespace weft
+
+// After namespace Kokkos: these use Kokkos::abort.
+#include <weft/compat/kokkos/team_utils.hpp>  // IWYU pragma: export

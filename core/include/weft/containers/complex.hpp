@@ -230,6 +230,11 @@ template <class T>
 WEFT_INLINE_FUNCTION complex<T> log10(const complex<T>& z) {
   return log(z) / T(2.30258509299404568401799145468436421);
 }
+/// exp of a std::complex (host code), as a weft::complex (Kokkos::exp's overload).
+template <class T>
+complex<T> exp(const std::complex<T>& z) {
+  return exp(complex<T>(z));
+}
 // Mixed with std::complex (host code): the result is a weft::complex.
 #define WEFT_IMPL_COMPLEX_STD(OP)                                                  \
   template <class T>                                                               \

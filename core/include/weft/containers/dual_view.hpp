@@ -94,9 +94,10 @@ class DualView {
   // ---- the two sides ----
   const t_dev& view_device() const { return d_view; }
   const t_host& view_host() const { return h_view; }
-  /// view<Space>(): the device View when Space is (or has) the device memory space, else the host View.
+  /// view<Space>(): the device View when Space is (or has) the device memory space, else the host View (a copy
+  /// sharing the data, as Kokkos returns it).
   template <class Space>
-  const auto& view() const {
+  auto view() const {
     if constexpr (impl::names_device_side_v<Space, memory_space>)
       return d_view;
     else

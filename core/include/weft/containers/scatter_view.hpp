@@ -31,7 +31,7 @@ namespace impl {
 /// Host spaces duplicate (a copy per thread, no atomics); device spaces update the View with atomics.
 template <class Exec>
 using scatter_default_duplication_t =
-    std::conditional_t<Exec::impl_is_host_space, ScatterDuplicated, ScatterNonDuplicated>;
+    std::conditional_t<Exec::execution_space::impl_is_host_space, ScatterDuplicated, ScatterNonDuplicated>;
 template <class Dup>
 using scatter_default_contribution_t =
     std::conditional_t<std::is_same_v<Dup, ScatterDuplicated>, ScatterNonAtomic, ScatterAtomic>;
@@ -138,7 +138,8 @@ template <class DataType, class Layout = typename View<DataType>::array_layout, 
           class Contribution = impl::scatter_default_contribution_t<Duplication>>
 class ScatterView {
  public:
-  using execution_space = Exec;
+  // Exec may be an execution space or a Device<Exec, Memory> (Kokkos's form).
+  using execution_space = typename Exec::execution_space;
   using memory_space = typename Exec::memory_space;
   using original_view_type = View<DataType, Layout, memory_space>;
   using original_value_type = typename original_view_type::value_type;
@@ -149,14 +150,14 @@ class ScatterView {
   static constexpr bool is_duplicated = std::is_same_v<Duplication, ScatterDuplicated>;
   static constexpr bool is_atomic = std::is_same_v<Contribution, ScatterAtomic>;
   static_assert(!std::is_const_v<original_value_type>, "weft::ScatterView: the View must not be of const data");
-  static_assert(!is_duplicated || Exec::impl_is_host_space,
+  static_assert(!is_duplicated || execution_space::impl_is_host_space,
                 "weft::ScatterView: ScatterDuplicated needs a host execution space (on GPUs use ScatterNonDuplicated "
                 "with ScatterAtomic, the default)");
   using value_reference = ScatterValue<value_type, Op, is_atomic>;
 
   ScatterView() = default;
   /// Contributions go to (copies of) v.
-  explicit ScatterView(const original_view_type& v, const Exec& exec = Exec()) : orig_(v) {
+  explicit ScatterView(const original_view_type& v, const execution_space& exec = execution_space()) : orig_(v) {
     if constexpr (is_duplicated) {
       copies_ = exec.concurrency();
       remake_copies(exec);
@@ -219,7 +220,7 @@ class ScatterView {
 
   /// Sets the other threads' copies back to Op's identity (the View itself, which thread 0 and the contributions
   /// of the last contribute() went into, is left as it is).
-  template <ExecutionSpace E = Exec>
+  template <ExecutionSpace E = execution_space>
   void reset(const E& exec = E()) {
     if (dups_.is_allocated()) deep_copy(exec, dups_, impl::scatter_identity<Op, value_type>());
   }
@@ -253,7 +254,7 @@ class ScatterView {
   /// values and the copies: dest(i...) = op(dest(i...), view(i...), copies' (i...)).
   template <class D, class... P>
   void contribute_into(const View<D, P...>& dest) const {
-    contribute_into(Exec(), dest);
+    contribute_into(execution_space(), dest);
   }
   template <ExecutionSpace E, class D, class... P>
   void contribute_into(const E& exec, const View<D, P...>& dest) const {
@@ -301,7 +302,7 @@ class ScatterView {
 
   /// The other threads' copies of the View, reset (thread 0 writes into the View itself, as in Kokkos: one copy
   /// less to clear, hold and combine).
-  void remake_copies(const Exec& exec = Exec()) {
+  void remake_copies(const execution_space& exec = execution_space()) {
     if constexpr (is_duplicated) {
       dups_ = View<value_type*, memory_space>();
       if (copies_ > 1 && orig_.span() > 0) {
