@@ -255,6 +255,17 @@ void finalize() {
   impl::g_runtime_state = impl::RuntimeState::finalized;
 }
 
+void impl::print_backend_configuration(const char* backend, std::ostream& os) {
+  os << "Weft " << WEFT_VERSION_MAJOR << "." << WEFT_VERSION_MINOR << "." << WEFT_VERSION_PATCH << ", backend "
+     << backend << "\n";
+  for (const auto& b : impl::backends())
+    if (std::string_view(b.name) == backend) {
+      b.print_configuration(os);
+      return;
+    }
+  os << "  (backend " << backend << " is not registered in this build)\n";
+}
+
 void print_configuration(std::ostream& os, bool) {
   os << "Weft " << WEFT_VERSION_MAJOR << "." << WEFT_VERSION_MINOR << "." << WEFT_VERSION_PATCH << "\n"
      << "  backends: " << WEFT_ENABLED_BACKENDS << " (default: " << WEFT_DEFAULT_BACKEND_NAME << ")\n"

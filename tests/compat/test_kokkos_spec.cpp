@@ -2,8 +2,13 @@
 // each name or behaviour the drop-in gained for them, checked here on every execution space of the build against
 // an independent reference (a serial loop or a closed form).
 #include <Kokkos_Core.hpp>
+#include <Kokkos_DualView.hpp>
+#include <Kokkos_ScatterView.hpp>
+#include <Kokkos_UnorderedMap.hpp>
 
+#include <cinttypes>
 #include <complex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -649,6 +654,276 @@ TEST_CASE_TEMPLATE("Experimental::local_deep_copy by a team and by a thread; Acq
       CHECK(hz(i, j) == -1.0);
     }
   CHECK(hb(0) == 0);
+}
+
+TEST_CASE("complex: real, imag and conj of arithmetic values; structured bindings; kokkos_swap") {
+  static_assert(Kokkos::real(3) == 3.0 && Kokkos::imag(2.5f) == 0.0f);
+  static_assert(std::is_same_v<decltype(Kokkos::real(1)), double>);
+  static_assert(std::is_same_v<decltype(Kokkos::imag(2.f)), float>);
+  static_assert(std::is_same_v<decltype(Kokkos::conj(4.l)), Kokkos::complex<long double>>);
+  CHECK(Kokkos::conj(7) == Kokkos::complex<double>(7.0));
+  static_assert(std::tuple_size_v<Kokkos::complex<float>> == 2);
+  static_assert(std::is_same_v<std::tuple_element_t<1, Kokkos::complex<float>>, float>);
+  Kokkos::complex<double> z(1.5, -2.0);
+  auto& [re, im] = z;
+  re = 4.0;  // a reference into z
+  CHECK(z.real() == 4.0);
+  CHECK(im == -2.0);
+  static_assert(std::is_same_v<decltype(Kokkos::get<0>(std::move(z))), double&&>);
+  const Kokkos::complex<double> c(0.5, 0.25);
+  static_assert(std::is_same_v<decltype(Kokkos::get<1>(c)), const double&>);
+  CHECK(Kokkos::get<1>(c) == 0.25);
+  Kokkos::complex<double> a(1, 2), b(3, 4);
+  Kokkos::kokkos_swap(a, b);
+  CHECK(a == Kokkos::complex<double>(3, 4));
+  CHECK(b == Kokkos::complex<double>(1, 2));
+  int x[3] = {1, 2, 3}, y[3] = {4, 5, 6};
+  Kokkos::kokkos_swap(x, y);
+  CHECK((x[0] == 4 && x[2] == 6 && y[1] == 2));
+}
+
+TEST_CASE_TEMPLATE(
+    "ScatterView: create_scatter_view<Op, Dup, Contrib>, (Op, view), converting to static extents, "
+    "access<ScatterAtomic>()",
+    E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  using Dev = Kokkos::Device<E, M>;
+  namespace KE = Kokkos::Experimental;
+  const int n = 40, rounds = 3;
+  Kokkos::View<double* [3], Kokkos::LayoutRight, Dev> v("v", n);
+  // create_scatter_view returns a ScatterView over the View's device_type; a declared type with the execution space
+  // (or with runtime extents) takes it by the converting constructor.
+  KE::ScatterView<double* [3], Kokkos::LayoutRight, E, KE::ScatterSum, KE::ScatterNonDuplicated, KE::ScatterAtomic> sv =
+      KE::create_scatter_view<KE::ScatterSum, KE::ScatterNonDuplicated, KE::ScatterAtomic>(v);
+  auto whole = Kokkos::subview(v, Kokkos::ALL, Kokkos::ALL);  // double**: runtime extents
+  KE::ScatterView<double* [3], Kokkos::LayoutRight, Dev, KE::ScatterSum> from_sub =
+      KE::create_scatter_view(KE::ScatterSum{}, whole);
+  CHECK(from_sub.subview().data() == v.data());
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, n * rounds), KOKKOS_LAMBDA(int i) {
+        auto plain = sv.access();
+        auto atomic = sv.template access<KE::ScatterAtomic>();
+        plain(i % n, 0) += 1.0;
+        atomic(i % n, 1) += 2.0;
+        atomic((i * 7) % n, 2) += 0.5;
+      });
+  KE::contribute(v, sv);
+  const auto h = weft_test::on_host(v);
+  std::vector<double> third(n, 0.0);
+  for (int i = 0; i < n * rounds; ++i) third[(i * 7) % n] += 0.5;
+  for (int i = 0; i < n; ++i) {
+    CHECK(h(i, 0) == rounds * 1.0);
+    CHECK(h(i, 1) == rounds * 2.0);
+    CHECK(h(i, 2) == third[i]);
+  }
+}
+
+TEST_CASE_TEMPLATE("DualView: deep_copy between DualViews, free resize/realloc, SequentialHostInit, empty DualViews", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  using DV = Kokkos::DualView<double**, Kokkos::LayoutLeft, Kokkos::Device<E, M>>;
+  const int n = 6, m = 3;
+  const auto values = weft_test::random_values<double>(n * m, 20261203);
+  DV a("a", n, m), b("b", n, m);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) a.h_view(i, j) = values[i * m + j];
+  a.modify_host();
+  Kokkos::deep_copy(b, a);      // a's host side is the current one: copied host to host, b's device side now stale
+  CHECK(b.need_sync_device());  // (Weft keeps the flags of an aliased DualView too: a missed sync shows on the host)
+  b.sync_device();
+  const auto bd = weft_test::on_host(b.d_view);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) CHECK(bd(i, j) == values[i * m + j]);
+  a.sync_device();
+  Kokkos::deep_copy(E(), b, a);  // nothing modified: the device sides
+  E().fence();
+
+  Kokkos::resize(b, n + 2, m);
+  CHECK(b.extent(0) == n + 2);
+  CHECK(b.h_view(n - 1, m - 1) == values[(n - 1) * m + m - 1]);
+  Kokkos::resize(Kokkos::WithoutInitializing, b, n + 3, m);
+  CHECK(b.h_view(1, 1) == values[1 * m + 1]);
+  Kokkos::realloc(b, 2, 2);
+  CHECK(b.extent(0) == 2);
+  Kokkos::realloc(Kokkos::view_alloc(Kokkos::WithoutInitializing), b, 4, 4);
+  CHECK(b.extent(1) == 4);
+
+  // An aliased DualView: a sync toward either side leaves nothing to sync (Kokkos's single-device DualView).
+  DV c("c", 2, 2);
+  c.modify_device();
+  c.template sync<Kokkos::HostSpace>();
+  if (DV::impl_aliased) CHECK(!c.need_sync_host());
+
+  // Default-constructed: modify and sync do nothing, deep_copy of two empty ones neither.
+  DV e1, e2;
+  e1.modify_device();
+  e1.sync_host();
+  Kokkos::deep_copy(e2, e1);
+  CHECK(!e2.need_sync_host());
+  CHECK(!e2.is_allocated());
+
+  // deep_copy(exec, scalar, rank-0 View) reads it in exec's order.
+  Kokkos::View<int, M> count("count");
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(E(), 0, 100), KOKKOS_LAMBDA(int) { Kokkos::atomic_add(count.data(), 1); });
+  int got = 0;
+  Kokkos::deep_copy(E(), got, count);
+  CHECK(got == 100);
+}
+
+TEST_CASE("View and DualView of Views with SequentialHostInit: built and rebuilt on the host") {
+  using Inner = Kokkos::View<double*, Kokkos::HostSpace>;
+  Kokkos::DualView<Inner*, Kokkos::HostSpace> dv(Kokkos::view_alloc("views", Kokkos::SequentialHostInit), 3u);
+  CHECK(dv.extent(0) == 3);
+  dv.h_view(0) = Inner("first", 4);
+  dv.h_view(2) = Inner("third", 2);
+  CHECK(dv.h_view(1).data() == nullptr);  // default-constructed elements
+  dv.resize(Kokkos::view_alloc(Kokkos::SequentialHostInit), 2u);
+  CHECK(dv.h_view(0).extent(0) == 4);
+  CHECK(dv.h_view(0).label() == "first");
+  dv.realloc(Kokkos::view_alloc(Kokkos::SequentialHostInit), 2u);  // same extents: each element reset
+  CHECK(dv.h_view(0).data() == nullptr);
+  Kokkos::View<Inner*, Kokkos::HostSpace> v(Kokkos::view_alloc("v", Kokkos::SequentialHostInit), 5);
+  v(4) = Inner("x", 1);
+  CHECK(v(4).use_count() == 1);  // one owner: the element
+#if WEFT_HAS_GPUEMU || WEFT_HAS_CUDA || WEFT_HAS_HIP
+  // Elements in memory the host cannot reach cannot be built there: refused, naming the View.
+  using DevMem = Kokkos::DefaultExecutionSpace::memory_space;
+  try {
+    Kokkos::View<int*, DevMem> d(Kokkos::view_alloc("devviews", Kokkos::SequentialHostInit), 4);
+    FAIL("SequentialHostInit in device memory was not refused");
+  } catch (const weft::Error& e) {
+    CHECK(std::string(e.what()).find("devviews") != std::string::npos);
+    CHECK(std::string(e.what()).find("SequentialHostInit") != std::string::npos);
+  }
+#endif
+}
+
+TEST_CASE_TEMPLATE("UnorderedMap: Kokkos's capacities, a full map fails fast, mirrors keep indices, const maps", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using Map = Kokkos::UnorderedMap<std::uint32_t, std::uint32_t, E>;
+  static_assert(std::is_same_v<typename Map::hasher_type, Kokkos::pod_hash<std::uint32_t>>);
+  static_assert(std::is_same_v<typename Map::equal_to_type, Kokkos::pod_equal_to<std::uint32_t>>);
+  CHECK(Map().capacity() == 128);
+  CHECK(Map(1000).capacity() == 1280);  // 7/6 of 1000 = 1166, up to a multiple of 128
+  Map named(Kokkos::view_alloc(E(), "named map"), 150);
+  CHECK(named.capacity() >= 150);
+  CHECK(named.is_allocated());
+  CHECK(named.size() == 0);
+
+  // Twice the capacity in distinct keys: exactly capacity() go in, the rest fail; every key reported inserted is
+  // there with its value, and inserting a present key into the full map still answers "existing".
+  Map m(500);
+  const std::uint32_t cap = m.capacity(), keys = 2 * cap;
+  Kokkos::View<int*, typename E::memory_space> outcome("outcome", keys);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, keys), KOKKOS_LAMBDA(int i) {
+        const auto r = m.insert(std::uint32_t(i) * 2654435761u, std::uint32_t(i));
+        outcome(i) = r.success() ? 1 : r.failed() ? 0 : -1;
+      });
+  const auto ho = weft_test::on_host(outcome);
+  std::uint32_t inserted = 0, negative = 0;
+  for (std::uint32_t i = 0; i < keys; ++i) {
+    inserted += ho(i) == 1;
+    negative += ho(i) == -1;
+  }
+  CHECK(inserted == cap);
+  CHECK(negative == 0);
+  CHECK(m.failed_insert());
+  CHECK(m.size() == cap);
+  Kokkos::View<int*, typename E::memory_space> again("again", 1);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, keys), KOKKOS_LAMBDA(int i) {
+        if (outcome(i) != 1) return;
+        const auto r = m.insert(std::uint32_t(i) * 2654435761u, 0u);
+        if (!r.existing() || m.value_at(r.index()) != std::uint32_t(i)) Kokkos::atomic_add(&again(0), 1);
+      });
+  CHECK(weft_test::on_host(again)(0) == 0);
+
+  // A host mirror: the same capacity, each key at the same index.
+  auto hm = Kokkos::create_mirror(m);
+  static_assert(std::is_same_v<typename decltype(hm)::memory_space, Kokkos::HostSpace>);
+  Kokkos::deep_copy(hm, m);
+  CHECK(hm.capacity() == cap);
+  CHECK(hm.size() == cap);
+  for (std::uint32_t i = 0; i < keys; ++i) {
+    const std::uint32_t at = hm.find(i * 2654435761u);
+    CHECK((at != Map::invalid_index) == (ho(i) == 1));
+    if (at != Map::invalid_index) CHECK(hm.value_at(at) == i);
+  }
+  // ... and back into a fresh device map, seen through const keys and values.
+  Map back;
+  back.allocate_view(hm);
+  Kokkos::deep_copy(back, hm);
+  Kokkos::UnorderedMap<const std::uint32_t, const std::uint32_t, E> cmap = back;
+  CHECK(cmap.size() == cap);
+  CHECK(cmap.capacity() == cap);
+  // rehash(n, bounded) keeps the keys; the failed ones then go in.
+  CHECK(back.rehash(keys, false));
+  CHECK(!back.failed_insert());
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, keys), KOKKOS_LAMBDA(int i) { back.insert(std::uint32_t(i) * 2654435761u, 0u); });
+  CHECK(back.size() == keys);
+  CHECK(!back.failed_insert());
+}
+
+KOKKOS_RELOCATABLE_FUNCTION int twice_relocatable(int x) { return 2 * x; }
+
+TEST_CASE("print_configuration as an execution space's member; KOKKOS_RELOCATABLE_FUNCTION; <cinttypes>") {
+  std::ostringstream os;
+  Kokkos::DefaultHostExecutionSpace().print_configuration(os);
+  CHECK(os.str().find(Kokkos::DefaultHostExecutionSpace::name()) != std::string::npos);
+  std::ostringstream dev;
+  Kokkos::DefaultExecutionSpace().print_configuration(dev, true);
+  CHECK(dev.str().find(Kokkos::DefaultExecutionSpace::name()) != std::string::npos);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%" PRIu64, std::uint64_t(42));
+  CHECK(std::string(buf) == "42");
+  Kokkos::View<int*, Kokkos::DefaultExecutionSpace::memory_space> r("r", 1);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<>(0, 1), KOKKOS_LAMBDA(int) { r(0) = twice_relocatable(21); });
+  CHECK(weft_test::on_host(r)(0) == 42);
+}
+
+TEST_CASE_TEMPLATE("AnonymousSpace Views from Views, from pointers, and from pointers inside kernels", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  int host_array[10];
+  Kokkos::View<int[10], Kokkos::AnonymousSpace> stat(host_array);
+  Kokkos::View<int*, Kokkos::AnonymousSpace> dyn(host_array, 10);
+  Kokkos::View<int*, Kokkos::HostSpace> owned("owned", 10);
+  Kokkos::View<int*, Kokkos::AnonymousSpace> anon = owned;
+  static_assert(!decltype(anon)::is_managed);
+  CHECK(owned.use_count() == 1);  // the anonymous View does not hold the allocation
+  for (int i = 0; i < 10; ++i) {
+    stat(i) = i;
+    dyn(i) += 1;
+    anon(i) = 3 * i;
+  }
+  for (int i = 0; i < 10; ++i) {
+    CHECK(host_array[i] == i + 1);
+    CHECK(owned(i) == 3 * i);
+  }
+  const int rows = 37;
+  Kokkos::View<int**, Kokkos::LayoutRight, M> d("d", rows, 10);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, rows), KOKKOS_LAMBDA(int i) {
+        int* row = &d(i, 0);
+        Kokkos::View<int[10], Kokkos::AnonymousSpace> a(row);
+        Kokkos::View<int*, Kokkos::AnonymousSpace, Kokkos::MemoryUnmanaged> b(row, 10);
+        for (int j = 0; j < 10; ++j) {
+          a(j) = i * j;
+          b(j) += 5;
+        }
+      });
+  const auto h = weft_test::on_host(d);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < 10; ++j) CHECK(h(i, j) == i * j + 5);
+  using Parsed = Kokkos::Impl::ParseViewExtents<double** [1][2][3]>::type;
+  static_assert(
+      std::is_same_v<Parsed, Kokkos::Experimental::Extents<Kokkos::dynamic_extent, Kokkos::dynamic_extent, 1, 2, 3>>);
+  static_assert(std::is_same_v<Kokkos::Impl::ParseViewExtents<double[3]>::type, Kokkos::Experimental::Extents<3>>);
+  static_assert(std::is_same_v<Kokkos::Impl::ParseViewExtents<double>::type, Kokkos::Experimental::Extents<>>);
 }
 
 }  // namespace

@@ -55,13 +55,7 @@ void construct_elements(T* p, std::size_t n, std::string_view label) {
       }
       return;
     }
-    std::size_t i = 0;
-    try {
-      for (; i < n; ++i) new (p + i) T();
-    } catch (...) {
-      destroy_elements<T, Space>(p, i);
-      throw;
-    }
+    construct_elements_sequential<T, Space>(p, n);
   } else {
     auto body = [p] WEFT_HOST_DEVICE(std::size_t i) { new (p + i) T(); };
     if (HostAccessibleSpace<Space> && (n * sizeof(T) < serial_copy_bytes || t_in_host_parallel)) {
@@ -346,6 +340,19 @@ void deep_copy(const E& exec, const View<D1, P1...>& dst, const Src& src) {
   else
     impl::fill_view(exec, dst, src);
 }
+/// deep_copy(exec, scalar, rank-0 view): reads the single element in exec's stream order (a device source is read
+/// after the work enqueued on exec; exec is waited for).
+template <ExecutionSpace E, class T, class D1, class... P1>
+requires(!is_view_v<T>) void deep_copy(const E& exec, T& dst, const View<D1, P1...>& src) {
+  using SV = View<D1, P1...>;
+  static_assert(SV::R == 0, "weft::deep_copy(exec, scalar, view) needs a rank-0 view");
+  using SM = typename SV::memory_space;
+  exec.fence("weft::deep_copy(exec, scalar, view): fence before the read");
+  if constexpr (impl::DeviceCopySpace<SM>)
+    SM::impl_copy_bytes(&dst, src.data(), sizeof(T));
+  else
+    dst = *src.data();
+}
 /// deep_copy(scalar, rank-0 view): reads the single element (after all outstanding work, from device memory).
 template <class T, class D1, class... P1>
 requires(!is_view_v<T> && !ExecutionSpace<T>) void deep_copy(T& dst, const View<D1, P1...>& src) {
@@ -489,8 +496,18 @@ void reshape(ViewAllocProps<> props, V& v, const typename V::array_layout& layou
   static_assert(V::is_managed, "weft::resize/realloc: the View must be managed (not Unmanaged, not scratch)");
   using T = typename V::value_type;
   if (v.is_allocated() && same_shape(v, layout)) {
-    if constexpr (std::is_default_constructible_v<T> && !std::is_const_v<T>)
-      if (!keep && props.initialize) deep_copy(v, T{});
+    if constexpr (std::is_default_constructible_v<T> && !std::is_const_v<T>) {
+      if (!keep && props.initialize) {
+        // Elements that are Views (or with SequentialHostInit): assigned on this thread, as they were built.
+        if constexpr (HostAccessibleSpace<typename V::memory_space>) {
+          if (is_view_v<T> || props.sequential_host_init) {
+            for (std::size_t i = 0; i < v.span(); ++i) v.data()[i] = T{};
+            return;
+          }
+        }
+        if constexpr (!is_view_v<T>) deep_copy(v, T{});
+      }
+    }
     return;
   }
   const std::string label = props.label.empty() ? v.label() : std::string(props.label);

@@ -22,6 +22,24 @@ namespace weft {
 template <class DataType, class... Props>
 class View;
 
+/// The memory space of a View that may point into any space (Kokkos's AnonymousSpace): such a View is unmanaged,
+/// takes any View of the same elements and layout (keeping its pointer, not its ownership) or a pointer, and is
+/// usable wherever the memory it points to is.
+struct AnonymousSpace {
+  using memory_space = AnonymousSpace;
+  using execution_space = DefaultExecutionSpace;
+  using device_type = Device<DefaultExecutionSpace, AnonymousSpace>;
+  using size_type = std::size_t;
+  static constexpr const char* name() { return "AnonymousSpace"; }
+};
+namespace impl {
+/// Every space reaches an AnonymousSpace View's memory: where it may be used is the program's to know (Kokkos).
+template <class Space>
+requires(!std::is_same_v<typename Space::memory_space, AnonymousSpace>) struct accessible<Space, AnonymousSpace>
+    : std::true_type {
+};
+}  // namespace impl
+
 namespace impl {
 
 // ---- data type analysis: double**[3] -> value double, rank 3, 2 runtime extents, extent(2) == 3 ----
@@ -167,7 +185,8 @@ struct ViewTraits {
   using non_const_scalar_array_type = non_const_data_type;
   static constexpr int rank = analysis::rank;
   static constexpr int rank_dynamic = analysis::rank_dynamic;
-  static constexpr bool is_managed = !memory_traits::is_unmanaged && !impl::is_scratch_space<memory_space>::value;
+  static constexpr bool is_managed = !memory_traits::is_unmanaged && !impl::is_scratch_space<memory_space>::value &&
+                                     !std::is_same_v<memory_space, AnonymousSpace>;
 };
 
 namespace impl {
@@ -303,6 +322,17 @@ void destroy_elements(T* p, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) p[i].~T();
   }
 }
+/// The elements built one after the other on this thread; on a throw those already built are destroyed.
+template <class T, class Space>
+void construct_elements_sequential(T* p, std::size_t n) {
+  std::size_t i = 0;
+  try {
+    for (; i < n; ++i) new (p + i) T();
+  } catch (...) {
+    destroy_elements<T, Space>(p, i);
+    throw;
+  }
+}
 
 /// Builds with bounds checks: the label copied into Space's memory, where a device kernel can read it (none for
 /// HostSpace, whose Views device code may not touch; host code reads the record's label).
@@ -339,8 +369,13 @@ void destroy_record(SharedAllocationRecord* r) {
 }
 
 template <class T, class Space>
-SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, bool initialize) {
+SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, bool initialize,
+                                        bool sequential_host_init = false) {
   check_initialized("allocate a View", label);
+  if (sequential_host_init && !HostAccessibleSpace<Space>)
+    throw_view_error(label, std::string("SequentialHostInit constructs the elements on the host, but ") +
+                                Space::name() +
+                                " memory is not accessible from the host; allocate it in a host-accessible space");
   const std::size_t bytes = check_bytes(
       size_mul(n, sizeof(T)),
       [&] {
@@ -371,7 +406,11 @@ SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, b
     }
   } else if (initialize || !std::is_trivially_default_constructible_v<T>) {
     try {
-      construct_elements<T, Space>(static_cast<T*>(p), n, label);
+      if (sequential_host_init) {
+        if constexpr (HostAccessibleSpace<Space>) construct_elements_sequential<T, Space>(static_cast<T*>(p), n);
+      } else {
+        construct_elements<T, Space>(static_cast<T*>(p), n, label);
+      }
     } catch (...) {
       record_unregister(r);
       Space().deallocate(p, bytes, label);
@@ -447,12 +486,16 @@ struct ViewOffset {
 template <class T>
 concept Label = std::is_convertible_v<const T&, std::string_view>;
 
-/// What view_alloc(...) collects: a label, WithoutInitializing, an execution space instance.
+/// What view_alloc(...) collects: a label, WithoutInitializing, SequentialHostInit, an execution space instance.
 struct WithoutInitializing_t {};
+struct SequentialHostInit_t {};
 template <class... P>
 struct ViewAllocProps {
   std::string_view label;
   bool initialize = true;
+  /// The elements are constructed (and destroyed) one after the other by the calling host thread, never in a kernel:
+  /// for elements whose constructor is host code, e.g. Views of Views.
+  bool sequential_host_init = false;
 };
 
 template <class V>
@@ -464,8 +507,12 @@ std::string format_extents(const std::size_t* ext, int rank);
 }  // namespace impl
 
 inline constexpr impl::WithoutInitializing_t WithoutInitializing{};
+/// view_alloc(SequentialHostInit, "label"): construct the elements on the calling host thread, one after the other
+/// (memory the host can access only; Kokkos's name).
+inline constexpr impl::SequentialHostInit_t SequentialHostInit{};
 
-/// view_alloc("label"), view_alloc(WithoutInitializing, "label"), view_alloc(exec, "label").
+/// view_alloc("label"), view_alloc(WithoutInitializing, "label"), view_alloc(SequentialHostInit, "label"),
+/// view_alloc(exec, "label").
 template <class... Args>
 impl::ViewAllocProps<> view_alloc(const Args&... args) {
   impl::ViewAllocProps<> p;
@@ -473,11 +520,15 @@ impl::ViewAllocProps<> view_alloc(const Args&... args) {
     using A = std::decay_t<decltype(a)>;
     if constexpr (std::is_same_v<A, impl::WithoutInitializing_t>)
       p.initialize = false;
+    else if constexpr (std::is_same_v<A, impl::SequentialHostInit_t>)
+      p.sequential_host_init = true;
     else if constexpr (impl::Label<A>)
       p.label = std::string_view(a);
     else
-      static_assert(ExecutionSpace<A> || MemorySpace<A>,
-                    "weft::view_alloc takes a label, weft::WithoutInitializing, and execution/memory spaces");
+      static_assert(
+          ExecutionSpace<A> || MemorySpace<A>,
+          "weft::view_alloc takes a label, weft::WithoutInitializing, weft::SequentialHostInit, and execution/memory "
+          "spaces");
   };
   (take(args), ...);
   return p;
@@ -570,12 +621,18 @@ class View {
     set_layout(props.label, layout);
     allocate(props);
   }
-  /// Wraps user memory (never freed by Weft): View<double*> v(ptr, n).
+  /// Wraps user memory (never freed by Weft): View<double*> v(ptr, n). Device code may do it too (the extents are
+  /// checked on the host only).
   template <impl::ViewIndex... N>
-  explicit View(pointer_type p, N... n) : ptr_(p) {
+  WEFT_INLINE_FUNCTION explicit View(pointer_type p, N... n) : ptr_(p) {
     check_extent_count<sizeof...(N)>();
+#if WEFT_IMPL_DEVICE_PASS
+    const std::size_t e[] = {static_cast<std::size_t>(n)..., 0};
+    set_extents_unchecked(e, sizeof...(N));
+#else
     const std::int64_t e[] = {static_cast<std::int64_t>(n)..., 0};
     set_extents("(unmanaged)", e, sizeof...(N));
+#endif
   }
   View(pointer_type p, const array_layout& layout) : ptr_(p) { set_layout("(unmanaged)", layout); }
   /// A view of team or thread scratch: View<double*, ScratchSpace, MemoryUnmanaged> s(member.team_scratch(0), n);
@@ -635,13 +692,16 @@ class View {
 
   /// Conversion between compatible views (adding const, to LayoutStride, dynamic <-> static extents).
   template <class D2, class... P2>
-  requires(!std::is_same_v<View<D2, P2...>, View>) &&
-      (View<D2, P2...>::R == R) && std::is_same_v<typename View<D2, P2...>::memory_space, memory_space> &&
-      (std::is_same_v<typename View<D2, P2...>::value_type, value_type> ||
-       std::is_same_v<typename View<D2, P2...>::value_type const,
-                      value_type>)&&(std::is_same_v<typename View<D2, P2...>::array_layout, array_layout> ||
-                                     std::is_same_v<array_layout, LayoutStride> || R <= 1) WEFT_INLINE_FUNCTION
-      View(const View<D2, P2...>& o)
+  requires(!std::is_same_v<View<D2, P2...>, View>) && (View<D2, P2...>::R == R) &&
+      (std::is_same_v<typename View<D2, P2...>::memory_space, memory_space> ||
+       std::is_same_v<memory_space,
+                      AnonymousSpace>)&&(std::is_same_v<typename View<D2, P2...>::value_type, value_type> ||
+                                         std::is_same_v<
+                                             typename View<D2, P2...>::value_type const,
+                                             value_type>)&&(std::is_same_v<typename View<D2, P2...>::array_layout,
+                                                                           array_layout> ||
+                                                            std::is_same_v<array_layout, LayoutStride> ||
+                                                            R <= 1) WEFT_INLINE_FUNCTION View(const View<D2, P2...>& o)
       : ptr_(o.ptr_) {
     if constexpr (is_managed)
       track_ = o.track_;
@@ -863,7 +923,8 @@ class View {
     static_assert(is_managed, "weft::View: an unmanaged View cannot allocate; pass a pointer instead");
     using T = non_const_value_type;
     const std::size_t n = map_.span();
-    impl::SharedAllocationRecord* r = impl::allocate_record<T, memory_space>(props.label, n, props.initialize);
+    impl::SharedAllocationRecord* r =
+        impl::allocate_record<T, memory_space>(props.label, n, props.initialize, props.sequential_host_init);
     ptr_ = static_cast<pointer_type>(r->data);
     track_ = impl::ViewTracker(r);
   }

@@ -7,6 +7,7 @@
 // What Kokkos_Core.hpp brings in, which programs rely on without including it themselves.
 #include <algorithm>
 #include <chrono>
+#include <cinttypes>  // PRIu64 and friends: Kokkos_Core.hpp brings them
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -61,6 +62,9 @@
 #define KOKKOS_LAMBDA WEFT_LAMBDA
 #define KOKKOS_CLASS_LAMBDA WEFT_CLASS_LAMBDA
 #define KOKKOS_FUNCTION WEFT_FUNCTION
+/// A function other translation units may call from device code (Kokkos 4.5): Weft's device builds are whole-program,
+/// so it is an ordinary KOKKOS_FUNCTION; define it in a header the callers include.
+#define KOKKOS_RELOCATABLE_FUNCTION WEFT_FUNCTION
 #define KOKKOS_INLINE_FUNCTION WEFT_INLINE_FUNCTION
 #define KOKKOS_FORCEINLINE_FUNCTION WEFT_FORCEINLINE_FUNCTION
 #define KOKKOS_DEFAULTED_FUNCTION
@@ -112,6 +116,7 @@ using namespace ::weft;  // qualified lookup of Kokkos::X finds weft::X
 
 using ::weft::ALL;
 using ::weft::AUTO;
+using ::weft::SequentialHostInit;
 using ::weft::WithoutInitializing;
 // Kokkos::complex's functions (weft/containers/complex.hpp) beside the real ones of kokkos/math.hpp
 using ::weft::abs;

@@ -146,6 +146,23 @@ template <class T>
 WEFT_INLINE_FUNCTION constexpr complex<T> conj(const complex<T>& z) noexcept {
   return complex<T>(z.real(), -z.imag());
 }
+/// real, imag and conj of an arithmetic value, as std::complex's additional overloads ([cmplx.over]): an integer
+/// counts as a double.
+template <class T>
+requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION constexpr auto real(T x) noexcept {
+  using R = std::conditional_t<std::is_integral_v<T>, double, T>;
+  return R(x);
+}
+template <class T>
+requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION constexpr auto imag(T) noexcept {
+  using R = std::conditional_t<std::is_integral_v<T>, double, T>;
+  return R(0);
+}
+template <class T>
+requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION constexpr auto conj(T x) noexcept {
+  using R = std::conditional_t<std::is_integral_v<T>, double, T>;
+  return complex<R>(R(x));
+}
 template <class T>
 WEFT_INLINE_FUNCTION constexpr T norm(const complex<T>& z) noexcept {
   return z.real() * z.real() + z.imag() * z.imag();
@@ -300,4 +317,37 @@ WEFT_INLINE_FUNCTION void atomic_sub(complex<T>* p, const complex<T>& v) {
   atomic_add(p, -v);
 }
 
+/// get<0>(z) is the real part and get<1>(z) the imaginary part, as references of z's value category: structured
+/// bindings (`auto& [re, im] = z;`), as Kokkos::complex.
+template <std::size_t I, class T>
+WEFT_INLINE_FUNCTION constexpr T& get(complex<T>& z) noexcept {
+  static_assert(I < 2, "weft::get<I>(complex<T>): I must be 0 (real part) or 1 (imaginary part)");
+  if constexpr (I == 0)
+    return z.real();
+  else
+    return z.imag();
+}
+template <std::size_t I, class T>
+WEFT_INLINE_FUNCTION constexpr const T& get(const complex<T>& z) noexcept {
+  return get<I>(const_cast<complex<T>&>(z));
+}
+template <std::size_t I, class T>
+WEFT_INLINE_FUNCTION constexpr T&& get(complex<T>&& z) noexcept {
+  return static_cast<T&&>(get<I>(z));
+}
+template <std::size_t I, class T>
+WEFT_INLINE_FUNCTION constexpr const T&& get(const complex<T>&& z) noexcept {
+  return static_cast<const T&&>(get<I>(z));
+}
+
 }  // namespace weft
+
+namespace std {
+template <class T>
+struct tuple_size<weft::complex<T>> : std::integral_constant<std::size_t, 2> {};
+template <std::size_t I, class T>
+struct tuple_element<I, weft::complex<T>> {
+  static_assert(I < 2, "std::tuple_element<I, weft::complex<T>>: I must be 0 or 1");
+  using type = T;
+};
+}  // namespace std

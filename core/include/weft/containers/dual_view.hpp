@@ -166,6 +166,17 @@ class DualView {
     reshape([&](auto& v) { weft::realloc(v, n...); });
     clear_sync_state();
   }
+  /// resize(view_alloc(...), n...) and realloc(view_alloc(...), n...): WithoutInitializing, SequentialHostInit, a
+  /// new label, on both sides.
+  template <impl::ViewIndex... N>
+  void resize(const impl::ViewAllocProps<>& props, N... n) {
+    reshape([&](auto& v) { weft::resize(props, v, n...); });
+  }
+  template <impl::ViewIndex... N>
+  void realloc(const impl::ViewAllocProps<>& props, N... n) {
+    reshape([&](auto& v) { weft::realloc(props, v, n...); });
+    clear_sync_state();
+  }
 
   // ---- queries (of the device side; both sides have one shape) ----
   template <std::integral I>
@@ -206,19 +217,15 @@ class DualView {
     else
       f(h_view);
   }
-  void check_flags(const char* what) const {
-    if (!flags_.is_allocated())
-      impl::throw_error(std::string("DualView::") + what +
-                        ": the DualView is empty (default-constructed); construct it with a label and extents first");
-  }
+  /// A default-constructed DualView (no data, no flags): modify and sync do nothing, as Kokkos's.
   void mark(int side) const {
-    check_flags(side ? "modify_device" : "modify_host");
+    if (!flags_.is_allocated()) return;
     flags_(side) = 1;
   }
   /// Brings `side` (0 host, 1 device) up to date with `copy` when the other side was modified.
   template <class Copy>
   void sync_to(int side, const Copy& copy) const {
-    check_flags(side ? "sync_device" : "sync_host");
+    if (!flags_.is_allocated()) return;
     const int other = 1 - side;
     if (flags_(side) != 0 && flags_(other) != 0)
       impl::throw_error("DualView \"" + label() + "\": sync_" + (side ? "device" : "host") +
@@ -227,13 +234,68 @@ class DualView {
                         (side ? "device" : "host") +
                         " side's writes. Sync each side before the other side is modified (or call "
                         "clear_sync_state() after merging them yourself)");
+    if constexpr (impl_aliased) {
+      // One allocation: a sync towards either side (sync<Space>() names the side by its memory space, which both
+      // sides share) has nothing to copy and leaves both sides current, as Kokkos's single-device DualView.
+      clear_sync_state();
+      return;
+    }
     if (flags_(other) == 0) return;
-    if (!impl_aliased) copy();
+    copy();
     clear_sync_state();
   }
 
   impl::DualViewFlags flags_;
 };
+
+/// deep_copy(dst, src) between DualViews, as Kokkos: copies src's up-to-date side (the host side when src's device
+/// side needs a sync, else the device side) into the same side of dst, which then counts as the modified side.
+template <class DD, class... DP, class SD, class... SP>
+void deep_copy(DualView<DD, DP...>& dst, const DualView<SD, SP...>& src) {
+  const bool host_newer = src.need_sync_device();
+  if (host_newer)
+    deep_copy(dst.h_view, src.h_view);
+  else
+    deep_copy(dst.d_view, src.d_view);
+  dst.clear_sync_state();
+  host_newer ? dst.modify_host() : dst.modify_device();
+}
+template <ExecutionSpace E, class DD, class... DP, class SD, class... SP>
+void deep_copy(const E& exec, DualView<DD, DP...>& dst, const DualView<SD, SP...>& src) {
+  const bool host_newer = src.need_sync_device();
+  if (host_newer)
+    deep_copy(exec, dst.h_view, src.h_view);
+  else
+    deep_copy(exec, dst.d_view, src.d_view);
+  dst.clear_sync_state();
+  host_newer ? dst.modify_host() : dst.modify_device();
+}
+
+/// resize/realloc(dual_view, n...), with WithoutInitializing or view_alloc(...) first: the members' forms.
+template <class D, class... P, impl::ViewIndex... N>
+void resize(DualView<D, P...>& dv, N... n) {
+  dv.resize(n...);
+}
+template <class D, class... P, impl::ViewIndex... N>
+void resize(impl::WithoutInitializing_t, DualView<D, P...>& dv, N... n) {
+  dv.resize(view_alloc(WithoutInitializing), n...);
+}
+template <class D, class... P, impl::ViewIndex... N>
+void resize(const impl::ViewAllocProps<>& props, DualView<D, P...>& dv, N... n) {
+  dv.resize(props, n...);
+}
+template <class D, class... P, impl::ViewIndex... N>
+void realloc(DualView<D, P...>& dv, N... n) {
+  dv.realloc(n...);
+}
+template <class D, class... P, impl::ViewIndex... N>
+void realloc(impl::WithoutInitializing_t, DualView<D, P...>& dv, N... n) {
+  dv.realloc(view_alloc(WithoutInitializing), n...);
+}
+template <class D, class... P, impl::ViewIndex... N>
+void realloc(const impl::ViewAllocProps<>& props, DualView<D, P...>& dv, N... n) {
+  dv.realloc(props, n...);
+}
 
 /// subview(dual_view, args...): a DualView of the two sides' subviews, sharing the parent's modified flags.
 template <class D, class... P, class... Args>

@@ -167,8 +167,24 @@ class ScatterView {
   template <impl::Label L, impl::ViewIndex... N>
   explicit ScatterView(const L& label, N... n) : ScatterView(original_view_type(label, n...)) {}
 
-  class Access {
+  /// A ScatterView over a View of another spelling of the same elements (runtime or compile-time extents, Exec or
+  /// Device<Exec, Memory>), as Kokkos's converting constructor: the View and the copies are shared. The View's own
+  /// conversion checks the extents.
+  template <class D2, class E2>
+  requires(
+      !std::is_same_v<ScatterView<D2, Layout, E2, Op, Duplication, Contribution>, ScatterView> &&
+      std::is_same_v<typename E2::execution_space, execution_space> &&
+      std::is_same_v<typename E2::memory_space, memory_space> &&
+      std::is_constructible_v<original_view_type,
+                              typename ScatterView<D2, Layout, E2, Op, Duplication, Contribution>::original_view_type>)
+      ScatterView(const ScatterView<D2, Layout, E2, Op, Duplication, Contribution>& o)
+      : orig_(o.orig_), dups_(o.dups_), copies_(o.copies_) {}
+
+  /// What access() returns: Atomic is the Contribution's, or the one access<ScatterAtomic>() asks for.
+  template <bool Atomic>
+  class BasicAccess {
    public:
+    using value_reference = ScatterValue<value_type, Op, Atomic>;
     /// The element (i...) of this thread's copy (or of the View).
     template <std::integral... I>
     WEFT_FORCEINLINE_FUNCTION value_reference operator()(I... i) const {
@@ -185,7 +201,7 @@ class ScatterView {
     friend class ScatterView;
     // Only the pointer and the index map in release builds: an Access is made per iteration, and a View copy
     // (its tracker) there cost half the histogram's speed.
-    WEFT_INLINE_FUNCTION Access(const original_view_type& v, value_type* base)
+    WEFT_INLINE_FUNCTION BasicAccess(const original_view_type& v, value_type* base)
         :
 #if WEFT_BOUNDS_CHECK
           view_(v),
@@ -200,8 +216,13 @@ class ScatterView {
     value_type* base_;
   };
 
+  using Access = BasicAccess<is_atomic>;
+
   /// The calling thread's way in: inside a kernel of the instance the ScatterView was made for.
-  WEFT_INLINE_FUNCTION Access access() const {
+  /// access<ScatterAtomic>() makes this access's contributions atomic whatever the Contribution (Kokkos's form).
+  template <class OverrideContribution = Contribution>
+  WEFT_INLINE_FUNCTION BasicAccess<std::is_same_v<OverrideContribution, ScatterAtomic>> access() const {
+    using A = BasicAccess<std::is_same_v<OverrideContribution, ScatterAtomic>>;
     if constexpr (is_duplicated) {
 #if !WEFT_IMPL_DEVICE_PASS
       // Checked with one copy too (a ScatterView made for Serial or a one-thread instance): there the View itself
@@ -212,10 +233,10 @@ class ScatterView {
             "ScatterView::access: the calling thread's index in its parallel region is not below the number of "
             "copies (the instance's threads when the ScatterView was made); make the ScatterView for the "
             "instance the kernel runs on");
-      if (t > 0) return Access(orig_, dups_.data() + static_cast<std::size_t>(t - 1) * orig_.span());
+      if (t > 0) return A(orig_, dups_.data() + static_cast<std::size_t>(t - 1) * orig_.span());
 #endif
     }
-    return Access(orig_, orig_.data());
+    return A(orig_, orig_.data());
   }
 
   /// Sets the other threads' copies back to Op's identity (the View itself, which thread 0 and the contributions
@@ -314,6 +335,9 @@ class ScatterView {
     }
   }
 
+  template <class, class, class, class, class, class>
+  friend class ScatterView;
+
   original_view_type orig_;
   View<value_type*, memory_space> dups_;
   int copies_ = 1;
@@ -329,17 +353,27 @@ void contribute(const E& exec, const View<D, P...>& dest, const ScatterView<SD, 
   src.contribute_into(exec, dest);
 }
 
-/// create_scatter_view(v), create_scatter_view<Op>(v), create_scatter_view(Op{}, Duplication{}, Contribution{}, v):
-/// a ScatterView over v for the default execution space of v's memory.
+/// create_scatter_view(v), create_scatter_view<Op>(v), create_scatter_view(Op{}, v),
+/// create_scatter_view<Op, Duplication, Contribution>(v), create_scatter_view(Op{}, Duplication{}, Contribution{}, v):
+/// a ScatterView over v for v's device_type (the default execution space of v's memory), as Kokkos's.
 template <class Op = ScatterSum, class D, class... P>
 auto create_scatter_view(const View<D, P...>& v) {
   using V = View<D, P...>;
-  return ScatterView<typename V::data_type, typename V::array_layout, typename V::execution_space, Op>(v);
+  return ScatterView<typename V::data_type, typename V::array_layout, typename V::device_type, Op>(v);
+}
+template <class Op, class D, class... P>
+auto create_scatter_view(Op, const View<D, P...>& v) {
+  return create_scatter_view<Op>(v);
+}
+template <class Op, class Dup, class Contrib, class D, class... P>
+auto create_scatter_view(const View<D, P...>& v) {
+  using V = View<D, P...>;
+  return ScatterView<typename V::data_type, typename V::array_layout, typename V::device_type, Op, Dup, Contrib>(v);
 }
 template <class Op, class Dup, class Contrib, class D, class... P>
 auto create_scatter_view(Op, Dup, Contrib, const View<D, P...>& v) {
   using V = View<D, P...>;
-  return ScatterView<typename V::data_type, typename V::array_layout, typename V::execution_space, Op, Dup, Contrib>(v);
+  return ScatterView<typename V::data_type, typename V::array_layout, typename V::device_type, Op, Dup, Contrib>(v);
 }
 
 }  // namespace weft

@@ -1,5 +1,8 @@
-// UnorderedMap: a fixed-capacity hash map that kernels insert into and look up concurrently on every backend
-// (open addressing with linear probing over slots claimed by compare-and-swap), as Kokkos::UnorderedMap.
+// UnorderedMap: a fixed-capacity hash map that kernels insert into and look up concurrently on every backend, as
+// Kokkos::UnorderedMap. The keys and values sit at dense indices below capacity() (what valid_at/key_at/value_at
+// and the insert results name); an open-addressed table of twice as many slots, claimed by compare-and-swap and
+// probed linearly, maps a key's hash to its index. The table is at most half full even when every index is taken,
+// so probes stay short up to the last key.
 #pragma once
 
 #include <cstdint>
@@ -85,8 +88,10 @@ struct UnorderedMapInsertOpTypes {
 };
 
 namespace impl {
-/// The state of an UnorderedMap slot.
+/// The state of an UnorderedMap index (valid_at: kSlotFull).
 enum UnorderedMapSlot : unsigned { kSlotEmpty = 0, kSlotBusy = 1, kSlotFull = 2, kSlotErased = 3 };
+/// A hash-table slot: empty, being claimed, or the index of its key plus kTableIndexBase.
+inline constexpr unsigned kTableEmpty = 0, kTableBusy = 1, kTableIndexBase = 2;
 template <class M>
 struct CountFullSlots {
   View<unsigned*, M> states;
@@ -113,6 +118,9 @@ struct ReinsertSlots {
 /// a full map fails, says so in its result and in failed_insert(), and leaves the map as it was: a key is never
 /// lost silently. insert/find/exists/value_at/key_at/valid_at are const and work inside kernels of Device's
 /// execution space; size(), rehash, clear and the erase phase are host calls.
+///
+/// An insert into a map whose capacity() indices are all taken fails at the first empty table slot of its probe
+/// (the key is not there), as quickly as at any other load.
 template <class Key, class Value, class Device = DefaultExecutionSpace,
           class Hasher = pod_hash<std::remove_const_t<Key>>, class EqualTo = pod_equal_to<std::remove_const_t<Key>>>
 class UnorderedMap {
@@ -122,6 +130,8 @@ class UnorderedMap {
   using device_type = weft::Device<execution_space, memory_space>;
   using key_type = std::remove_const_t<Key>;
   using original_key_type = Key;
+  using hasher_type = Hasher;
+  using equal_to_type = EqualTo;
   using value_type = Value;
   using impl_value_type = std::conditional_t<std::is_void_v<Value>, char, std::remove_const_t<Value>>;
   using size_type = std::uint32_t;
@@ -129,56 +139,98 @@ class UnorderedMap {
   using key_view = View<key_type*, memory_space>;
   using value_view = View<impl_value_type*, memory_space>;
   using default_op_type = typename UnorderedMapInsertOpTypes<value_view, size_type>::NoOp;
+  /// The map of the same keys in host memory (create_mirror(map), deep_copy(mirror, map)).
+  using HostMirror = UnorderedMap<Key, Value, typename key_view::host_mirror_space, Hasher, EqualTo>;
   static constexpr bool is_set = std::is_void_v<Value>;
+  static constexpr bool is_insertable_map = !std::is_const_v<Key> && !std::is_const_v<Value>;
+  static constexpr bool is_const_map = std::is_const_v<Key> && (is_set || std::is_const_v<Value>);
   static constexpr size_type invalid_index = ~size_type(0);
   static constexpr unsigned kEmpty = impl::kSlotEmpty, kBusy = impl::kSlotBusy, kFull = impl::kSlotFull,
                             kErased = impl::kSlotErased;
 
-  /// Room for at least capacity_hint keys.
+  /// Room for at least capacity_hint keys (Kokkos's capacity: 7/6 of the hint rounded up to a multiple of 128,
+  /// and 128 for a hint of 0).
   explicit UnorderedMap(size_type capacity_hint = 0, Hasher hasher = Hasher(), EqualTo equal = EqualTo())
       : hasher_(hasher), equal_(equal) {
-    allocate(capacity_for(capacity_hint));
+    allocate(capacity_for(capacity_hint), "weft::UnorderedMap");
   }
+  /// UnorderedMap(view_alloc("label", ...), capacity_hint): the label names the map's Views.
+  explicit UnorderedMap(const impl::ViewAllocProps<>& props, size_type capacity_hint = 0, Hasher hasher = Hasher(),
+                        EqualTo equal = EqualTo())
+      : hasher_(hasher), equal_(equal) {
+    allocate(capacity_for(capacity_hint), props.label.empty() ? "weft::UnorderedMap" : std::string(props.label));
+  }
+  /// The same map seen through const keys (and values): UnorderedMap<const K, const V> m = map;
+  template <class K2, class V2>
+  requires(!std::is_same_v<UnorderedMap<K2, V2, Device, Hasher, EqualTo>, UnorderedMap> &&
+           std::is_same_v<std::remove_const_t<K2>, key_type> &&
+           std::is_same_v<typename UnorderedMap<K2, V2, Device, Hasher, EqualTo>::impl_value_type, impl_value_type> &&
+           (std::is_const_v<Key> || !std::is_const_v<K2>))
+      UnorderedMap(const UnorderedMap<K2, V2, Device, Hasher, EqualTo>& o)
+      : table_(o.table_),
+        states_(o.states_),
+        keys_(o.keys_),
+        values_(o.values_),
+        meta_(o.meta_),
+        hasher_(o.hasher_),
+        equal_(o.equal_),
+        erasing_(o.erasing_) {}
 
   // ---- device-callable ----
   WEFT_INLINE_FUNCTION size_type capacity() const { return static_cast<size_type>(states_.extent(0)); }
   template <class Op = default_op_type>
   WEFT_INLINE_FUNCTION insert_result insert(const key_type& k, const impl_value_type& v = impl_value_type(),
                                             const Op& op = Op()) const {
-    unsigned* const state = states_.data();
+    unsigned* const table = table_.data();
+    unsigned* const meta = meta_.data();
     const size_type cap = capacity();
-    size_type i = hasher_(k) % cap;
-    for (size_type probe = 1; probe <= cap; ++probe, i = i + 1 == cap ? 0 : i + 1) {
-      unsigned s = atomic_load(state + i);
-      if (s == kEmpty) {
-        s = atomic_compare_exchange(state + i, kEmpty, kBusy);
-        if (s == kEmpty) {
-          keys_(i) = k;
-          if constexpr (!is_set) values_(i) = v;
-          memory_fence();  // the key and value are visible before the slot reads full
-          atomic_store(state + i, kFull);
-          return insert_result(insert_result::SUCCESS, i, probe);
+    const size_type slots = static_cast<size_type>(table_.extent(0));
+    size_type t = hasher_(k) % slots;
+    // At most cap of the 2 cap slots are ever taken, so the probe meets an empty slot.
+    for (size_type probe = 1;; ++probe, t = t + 1 == slots ? 0 : t + 1) {
+      unsigned s = atomic_load(table + t);
+      while (s == impl::kTableEmpty || s == impl::kTableBusy) {
+        if (s == impl::kTableBusy) {  // another thread is placing a key here: wait for its index (or its retreat)
+          s = atomic_load(table + t);
+          continue;
         }
+        // The key is not in the map (its probe would have met it before this empty slot).
+        if (atomic_load(meta + kMetaUsed) >= cap) return failed(meta, probe);
+        s = atomic_compare_exchange(table + t, impl::kTableEmpty, impl::kTableBusy);
+        if (s != impl::kTableEmpty) continue;  // lost the slot: look at what the winner put there
+        const unsigned idx = atomic_fetch_add(meta + kMetaUsed, 1u);
+        if (idx >= cap) {  // another thread took the last index meanwhile
+          atomic_store(table + t, impl::kTableEmpty);
+          return failed(meta, probe);
+        }
+        keys_(idx) = k;
+        if constexpr (!is_set) values_(idx) = v;
+        memory_fence();  // the key and value are visible before the index is
+        atomic_store(states_.data() + idx, kFull);
+        atomic_store(table + t, idx + impl::kTableIndexBase);
+        return insert_result(insert_result::SUCCESS, idx, probe);
       }
-      while (s == kBusy) s = atomic_load(state + i);  // another thread is writing this slot's key
-      memory_fence();
-      if (s == kFull && equal_(keys_(i), k)) {
-        if constexpr (!is_set) op.op(values_, i, v);
-        return insert_result(insert_result::EXISTING, i, probe);
+      acquire_fence();  // the key behind the index is read after the index
+      const size_type idx = s - impl::kTableIndexBase;
+      if (equal_(keys_(idx), k) && atomic_load(states_.data() + idx) == kFull) {
+        if constexpr (!is_set) op.op(values_, idx, v);
+        return insert_result(insert_result::EXISTING, idx, probe);
       }
     }
-    atomic_store(failed_.data(), 1u);
-    return insert_result(insert_result::FAILED, invalid_index, cap);
   }
   /// The key's index, or invalid_index.
   WEFT_INLINE_FUNCTION size_type find(const key_type& k) const {
-    const unsigned* const state = states_.data();
-    const size_type cap = capacity();
-    size_type i = hasher_(k) % cap;
-    for (size_type probe = 0; probe < cap; ++probe, i = i + 1 == cap ? 0 : i + 1) {
-      const unsigned s = atomic_load(state + i);
-      if (s == kEmpty) return invalid_index;
-      if (s == kFull && equal_(keys_(i), k)) return i;
+    const unsigned* const table = table_.data();
+    const size_type slots = static_cast<size_type>(table_.extent(0));
+    if (slots == 0) return invalid_index;
+    size_type t = hasher_(k) % slots;
+    for (size_type probe = 0; probe < slots; ++probe, t = t + 1 == slots ? 0 : t + 1) {
+      const unsigned s = atomic_load(table + t);
+      if (s == impl::kTableEmpty) return invalid_index;
+      if (s == impl::kTableBusy) continue;  // a key being placed now (a find racing an insert may miss it)
+      acquire_fence();
+      const size_type idx = s - impl::kTableIndexBase;
+      if (equal_(keys_(idx), k) && atomic_load(states_.data() + idx) == kFull) return idx;
     }
     return invalid_index;
   }
@@ -204,37 +256,62 @@ class UnorderedMap {
   /// Whether an insert failed since the map was made, cleared or rehashed.
   bool failed_insert() const {
     unsigned f = 0;
-    deep_copy(f, subview(failed_, 0));
+    deep_copy(f, subview(meta_, std::size_t(kMetaFailed)));
     return f != 0;
   }
   /// Removes every key (the capacity stays).
   void clear() {
+    deep_copy(table_, impl::kTableEmpty);
     deep_copy(states_, kEmpty);
-    deep_copy(failed_, 0u);
+    deep_copy(meta_, 0u);
   }
   /// Room for at least new_capacity keys (and the ones there), keeping them; false if fewer fit.
-  bool rehash(size_type new_capacity) {
+  bool rehash(size_type new_capacity = 0) {
     const size_type held = size();
-    UnorderedMap bigger(new_capacity > held ? new_capacity : held, hasher_, equal_);
+    UnorderedMap bigger(ExactCapacity{}, capacity_for(new_capacity > held ? new_capacity : held), hasher_, equal_,
+                        states_.label());
     bigger.insert_all_of(*this);
     if (bigger.failed_insert()) return false;
     *this = bigger;
     return true;
   }
+  /// Kokkos's rehash(n, bounded_insert): Weft's inserts are always bounded (see the class comment).
+  bool rehash(size_type new_capacity, bool /*bounded_insert*/) { return rehash(new_capacity); }
+  bool is_allocated() const { return states_.is_allocated(); }
+  Hasher hash_function() const { return hasher_; }
+  EqualTo key_eq() const { return equal_; }
   bool erasable() const { return erasing_; }
   void begin_erase() { erasing_ = true; }
   /// Frees the slots of erased keys (the map is rebuilt at the same capacity).
   void end_erase() {
     erasing_ = false;
-    UnorderedMap rebuilt(ExactCapacity{}, capacity(), hasher_, equal_);
+    UnorderedMap rebuilt(ExactCapacity{}, capacity(), hasher_, equal_, states_.label());
     rebuilt.insert_all_of(*this);
     *this = rebuilt;
   }
-  /// Copies another map's keys and values into this one (capacities may differ).
-  template <class Other>
-  void create_copy_view(const Other& o) {
-    clear();
-    insert_all_of(o);
+  /// This map becomes a copy of `o` (of any memory space): o's capacity, and each key at o's index, so that
+  /// value_at(i) of the copy is o's value_at(i), as Kokkos's create_copy_view.
+  template <class K2, class V2, class D2>
+  void create_copy_view(const UnorderedMap<K2, V2, D2, Hasher, EqualTo>& o) {
+    static_assert(
+        std::is_same_v<std::remove_const_t<K2>, key_type> &&
+            std::is_same_v<typename UnorderedMap<K2, V2, D2, Hasher, EqualTo>::impl_value_type, impl_value_type>,
+        "weft::UnorderedMap::create_copy_view: the maps must have the same key and value types");
+    if (static_cast<const void*>(states_.data()) == static_cast<const void*>(o.states_.data())) return;
+    allocate_view(o);
+    deep_copy(table_, o.table_);
+    deep_copy(states_, o.states_);
+    deep_copy(keys_, o.keys_);
+    deep_copy(values_, o.values_);
+    deep_copy(meta_, o.meta_);
+  }
+  /// A fresh, empty map with o's capacity, hasher and comparison (then deep_copy(*this, o) copies the keys).
+  template <class K2, class V2, class D2>
+  void allocate_view(const UnorderedMap<K2, V2, D2, Hasher, EqualTo>& o) {
+    hasher_ = o.hasher_;
+    equal_ = o.equal_;
+    erasing_ = false;
+    allocate(o.capacity(), o.states_.is_allocated() ? o.states_.label() : std::string("weft::UnorderedMap"));
   }
 
   WEFT_INLINE_FUNCTION const View<unsigned*, memory_space>& impl_states() const { return states_; }
@@ -242,37 +319,78 @@ class UnorderedMap {
   WEFT_INLINE_FUNCTION const value_view& impl_values() const { return values_; }
 
  private:
+  template <class, class, class, class, class>
+  friend class UnorderedMap;
+  // meta_: whether an insert failed, and how many indices inserts have taken.
+  static constexpr std::size_t kMetaFailed = 0, kMetaUsed = 1;
+
+  /// Orders the loads after it behind the index just loaded. On a host backend, x86 and Arm keep dependent loads in
+  /// order once the compiler does: a compiler barrier (with an acquire fence, free on x86) instead of memory_fence's
+  /// full barrier on every probe. Device code (and GpuEmu's model of it) keeps memory_fence.
+  WEFT_FORCEINLINE_FUNCTION static void acquire_fence() {
+#if !WEFT_IMPL_DEVICE_PASS
+    if constexpr (execution_space::impl_is_host_space) {
+      __atomic_thread_fence(__ATOMIC_ACQUIRE);
+      return;
+    }
+#endif
+    memory_fence();
+  }
+  WEFT_INLINE_FUNCTION static insert_result failed(unsigned* meta, size_type probe) {
+    atomic_store(meta + kMetaFailed, 1u);
+    return insert_result(insert_result::FAILED, invalid_index, probe);
+  }
+
   static size_type capacity_for(size_type hint) {
-    const std::uint64_t want = static_cast<std::uint64_t>(hint) + hint / 4 + 1;  // probing stays short
-    if (want >= invalid_index)
-      impl::throw_error("UnorderedMap: a capacity of " + std::to_string(hint) +
-                        " keys is more than 32-bit indices "
-                        "address; use several maps");
-    return static_cast<size_type>(want < 64 ? 64 : want);
+    // Kokkos's: 7/6 of the hint, rounded up to a multiple of 128.
+    const std::uint64_t want = hint ? (7ull * hint / 6u + 127u) / 128u * 128u : 128u;
+    if (want >= (std::uint64_t(1) << 31))  // the table's 2 x capacity slots hold an index + 2 in 32 bits
+      impl::throw_error("UnorderedMap: a capacity hint of " + std::to_string(hint) +
+                        " keys is more than one map holds (2^31 - 1 with Kokkos's headroom); use several maps");
+    return static_cast<size_type>(want);
   }
-  void allocate(size_type cap) {
-    states_ = View<unsigned*, memory_space>("weft::UnorderedMap states", cap);
-    keys_ = key_view(view_alloc("weft::UnorderedMap keys", WithoutInitializing), cap);
-    values_ = value_view(view_alloc("weft::UnorderedMap values", WithoutInitializing), is_set ? 0 : cap);
-    failed_ = View<unsigned*, memory_space>("weft::UnorderedMap failed", 1);
+  /// The map's Views, named "<label>" (the index states, which carry the map's label), "<label> keys", ...
+  void allocate(size_type cap, const std::string& label) {
+    table_ = View<unsigned*, memory_space>(label + " table", 2 * std::size_t(cap));
+    states_ = View<unsigned*, memory_space>(label, cap);
+    keys_ = key_view(view_alloc(label + " keys", WithoutInitializing), cap);
+    values_ = value_view(view_alloc(label + " values", WithoutInitializing), is_set ? 0 : cap);
+    meta_ = View<unsigned*, memory_space>(label + " counts", 2);
   }
+
   template <class Other>
   void insert_all_of(const Other& o) {
     parallel_for("weft::UnorderedMap::copy", RangePolicy<execution_space>(0, o.capacity()),
                  impl::ReinsertSlots<UnorderedMap, Other>{*this, o});
   }
   struct ExactCapacity {};
-  UnorderedMap(ExactCapacity, size_type cap, Hasher hasher, EqualTo equal) : hasher_(hasher), equal_(equal) {
-    allocate(cap);
+  UnorderedMap(ExactCapacity, size_type cap, Hasher hasher, EqualTo equal, const std::string& label)
+      : hasher_(hasher), equal_(equal) {
+    allocate(cap, label);
   }
 
+  View<unsigned*, memory_space> table_;
   View<unsigned*, memory_space> states_;
   key_view keys_;
   value_view values_;
-  View<unsigned*, memory_space> failed_;
+  View<unsigned*, memory_space> meta_;
   Hasher hasher_;
   EqualTo equal_;
   bool erasing_ = false;
 };
+
+/// create_mirror(map): an empty host map of map's capacity; deep_copy(mirror, map) then copies the keys.
+template <class K, class V, class D, class H, class E>
+auto create_mirror(const UnorderedMap<K, V, D, H, E>& src) {
+  typename UnorderedMap<K, V, D, H, E>::HostMirror dst;
+  dst.allocate_view(src);
+  return dst;
+}
+/// deep_copy(dst, src) between maps of any memory spaces: dst becomes a copy of src (its capacity, each key at
+/// src's index).
+template <class K, class V, class D, class H, class E, class K2, class V2, class D2>
+void deep_copy(UnorderedMap<K, V, D, H, E>& dst, const UnorderedMap<K2, V2, D2, H, E>& src) {
+  dst.create_copy_view(src);
+}
 
 }  // namespace weft

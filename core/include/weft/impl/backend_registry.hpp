@@ -25,6 +25,10 @@ struct BackendEntry {
   void (*print_configuration)(std::ostream&);
 };
 
+/// An execution space's print_configuration(os) member: the version line and that backend's own entry (an
+/// unregistered name prints the version line and says so).
+void print_backend_configuration(const char* backend, std::ostream& os);
+
 /// Adds (or, for the same name, replaces) an entry.
 void register_backend(const BackendEntry& entry);
 /// Defined in the generated register_backends.cpp: calls each enabled backend's register function.

@@ -4,6 +4,7 @@
 // (the names Kokkos gives them, how host code is kept out of device memory, how a kernel is launched).
 #pragma once
 
+#include <weft/impl/backend_registry.hpp>
 #include <weft/impl/tools.hpp>
 
 #include <cstddef>
@@ -96,6 +97,10 @@ class Execution {
   }
 
   static constexpr const char* name() { return Api::backend; }
+  /// This backend's settings (Kokkos's member form; weft::print_configuration prints every backend).
+  void print_configuration(std::ostream& os, bool /*verbose*/ = false) const {
+    impl::print_backend_configuration(name(), os);
+  }
   /// Threads the device keeps resident: multiprocessors x 2048.
   int concurrency() const { return front::multiprocessor_count() * 2048; }
   void fence(std::string_view label = {}) const {

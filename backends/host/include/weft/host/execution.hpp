@@ -2,6 +2,7 @@
 // fence with its tools scope and counter, instance ids and comparison.
 #pragma once
 
+#include <weft/impl/backend_registry.hpp>
 #include <weft/impl/tools.hpp>
 
 #include <cstdint>
@@ -35,6 +36,10 @@ class HostExecution {
   /// concurrency(): for per-thread slots (Kokkos's impl_hardware_thread_id).
   static int impl_hardware_thread_id() { return t_in_host_parallel ? t_host_thread_index : 0; }
   HostInstance* impl_instance() const { return h_.get(); }
+  /// This backend's settings (Kokkos's member form; weft::print_configuration prints every backend).
+  void print_configuration(std::ostream& os, bool /*verbose*/ = false) const {
+    print_backend_configuration(Derived::name(), os);
+  }
   friend bool operator==(const HostExecution& a, const HostExecution& b) { return a.h_.get() == b.h_.get(); }
 
  protected:

@@ -5,13 +5,28 @@
 
 #include <cxxabi.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <iostream>
+#include <ostream>
 #include <string>
 #include <type_traits>
 #include <typeinfo>
+#include <utility>
 
 #include <weft/containers/scatter_view.hpp>
+#include <weft/containers/unordered_map.hpp>
 #include <weft/view.hpp>
+
+namespace Kokkos {
+/// The extent of a dimension known only at run time (std::dynamic_extent's value), and Kokkos's list of extents.
+inline constexpr std::size_t dynamic_extent = std::size_t(-1);
+namespace Experimental {
+template <std::size_t... E>
+struct Extents {};
+}  // namespace Experimental
+}  // namespace Kokkos
 
 namespace Kokkos::Impl {
 
@@ -43,6 +58,26 @@ struct SubviewLegalArgsCompileTime {
       (std::is_same_v<LayoutDest, ::weft::LayoutStride> || std::is_same_v<typename result::type, LayoutDest>);
 };
 
+/// UnorderedMapPrint<Map>(map).apply(): a debugging dump of the map's keys (index, and the table slot its hash
+/// names) on std::cout, from a host copy of the map. Kokkos's prints its hash lists.
+template <class Map>
+struct UnorderedMapPrint {
+  Map map;
+  explicit UnorderedMapPrint(const Map& m) : map(m) {}
+  void apply(std::ostream& os = std::cout) const {
+    auto h = ::weft::create_mirror(map);
+    ::weft::deep_copy(h, map);
+    const auto hash = h.hash_function();
+    const std::uint64_t slots = 2 * std::uint64_t(h.capacity());
+    for (std::uint32_t i = 0; i < h.capacity(); ++i)
+      if (h.valid_at(i)) os << i << ": hash slot " << hash(h.key_at(i)) % slots << "\n";
+  }
+};
+
+/// ParseViewExtents<DataType>::type: the data type's extents as Experimental::Extents, dynamic_extent for each '*'.
+template <class T>
+struct ParseViewExtents;
+
 namespace Experimental {
 /// The Duplication and Contribution a ScatterView takes by default on an execution space (::type).
 template <class Exec>
@@ -54,5 +89,37 @@ struct DefaultContribution {
   using type = ::weft::impl::scatter_default_contribution_t<Duplication>;
 };
 }  // namespace Experimental
+
+template <std::size_t N, class E>
+struct ExtentsInsertStatic;
+template <std::size_t N, std::size_t... E>
+struct ExtentsInsertStatic<N, ::Kokkos::Experimental::Extents<E...>> {
+  // View data types list the '*' dimensions first: N goes after them, before the static ones of the inner type.
+  template <std::size_t... D>
+  static constexpr std::size_t dynamic_count = ((D == dynamic_extent ? 1 : 0) + ... + 0);
+  template <std::size_t... I>
+  static auto make(std::index_sequence<I...>) {
+    constexpr std::size_t e[] = {E..., 0};
+    constexpr std::size_t nd = dynamic_count<E...>;
+    return ::Kokkos::Experimental::Extents<(I < nd ? e[I] : I == nd ? N : e[I - 1])...>{};
+  }
+  using type = decltype(make(std::make_index_sequence<sizeof...(E) + 1>{}));
+};
+template <class T>
+struct ParseViewExtents {
+  using type = ::Kokkos::Experimental::Extents<>;
+};
+template <class T>
+struct ParseViewExtents<T*> {
+  template <std::size_t... E>
+  static ::Kokkos::Experimental::Extents<dynamic_extent, E...> prepend(::Kokkos::Experimental::Extents<E...>);
+  using type = decltype(prepend(typename ParseViewExtents<T>::type{}));
+};
+template <class T>
+struct ParseViewExtents<T[]> : ParseViewExtents<T*> {};
+template <class T, std::size_t N>
+struct ParseViewExtents<T[N]> {
+  using type = typename ExtentsInsertStatic<N, typename ParseViewExtents<T>::type>::type;
+};
 
 }  // namespace Kokkos::Impl

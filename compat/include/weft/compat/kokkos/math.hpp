@@ -209,6 +209,20 @@ WEFT_INLINE_FUNCTION constexpr const T& clamp(const T& v, const T& lo, const T& 
   return less(v, lo) ? lo : (less(hi, v) ? hi : v);
 }
 
+/// kokkos_swap(a, b): std::swap that device code may call (and over arrays of the same extent, element by element).
+template <class T>
+requires(std::is_move_constructible_v<T>&& std::is_move_assignable_v<T>) WEFT_INLINE_FUNCTION
+    constexpr void kokkos_swap(T& a, T& b) noexcept(
+        std::is_nothrow_move_constructible_v<T>&& std::is_nothrow_move_assignable_v<T>) {
+  T t = static_cast<T&&>(a);
+  a = static_cast<T&&>(b);
+  b = static_cast<T&&>(t);
+}
+template <class T, std::size_t N>
+WEFT_INLINE_FUNCTION constexpr void kokkos_swap(T (&a)[N], T (&b)[N]) noexcept(noexcept(kokkos_swap(a[0], b[0]))) {
+  for (std::size_t i = 0; i < N; ++i) ::Kokkos::kokkos_swap(a[i], b[i]);
+}
+
 // ---- constants: Kokkos::numbers::pi, pi_v<float>, ... (std::numbers' names and values) ----
 namespace numbers {
 using namespace std::numbers;
