@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
 #include <Kokkos_ScatterView.hpp>
+#include <Kokkos_Sort.hpp>
 #include <Kokkos_UnorderedMap.hpp>
 
 #include <cinttypes>
@@ -924,6 +925,55 @@ TEST_CASE_TEMPLATE("AnonymousSpace Views from Views, from pointers, and from poi
       std::is_same_v<Parsed, Kokkos::Experimental::Extents<Kokkos::dynamic_extent, Kokkos::dynamic_extent, 1, 2, 3>>);
   static_assert(std::is_same_v<Kokkos::Impl::ParseViewExtents<double[3]>::type, Kokkos::Experimental::Extents<3>>);
   static_assert(std::is_same_v<Kokkos::Impl::ParseViewExtents<double>::type, Kokkos::Experimental::Extents<>>);
+}
+
+TEST_CASE_TEMPLATE("View(parent, args...) is the subview; BinSort's default constructor; Impl::clock_tic in kernels", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  const int n0 = 6, n1 = 5;
+  Kokkos::View<double**, Kokkos::LayoutRight, M> a("a", n0, n1);
+  Kokkos::parallel_for(
+      Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {n0, n1}),
+      KOKKOS_LAMBDA(int i, int j) { a(i, j) = 10 * i + j; });
+  Kokkos::View<double*, Kokkos::LayoutRight, M> row(a, 3, Kokkos::ALL);
+  Kokkos::View<double**, Kokkos::LayoutRight, M> block(a, std::pair<int, int>(1, 4), Kokkos::ALL);
+  Kokkos::View<double*, Kokkos::LayoutStride, M> col(a, Kokkos::ALL, 2);
+  CHECK(row.extent(0) == n1);
+  CHECK(block.extent(0) == 3);
+  CHECK(col.extent(0) == n0);
+  CHECK(row.data() == a.data() + 3 * n1);
+  const auto hr = weft_test::on_host(row);
+  const auto hb = weft_test::on_host(block);
+  const auto hc = weft_test::on_host(col);
+  for (int j = 0; j < n1; ++j) CHECK(hr(j) == 30 + j);
+  for (int i = 0; i < 3; ++i) CHECK(hb(i, 4) == 10 * (i + 1) + 4);
+  for (int i = 0; i < n0; ++i) CHECK(hc(i) == 10 * i + 2);
+  Kokkos::View<double*, M> v("v", 10);
+  Kokkos::View<double*, M> part(v, std::make_pair(2, 7));
+  CHECK(part.extent(0) == 5);
+  CHECK(part.data() == v.data() + 2);
+
+  using Keys = Kokkos::View<int*, M>;
+  Kokkos::BinSort<Keys, Kokkos::BinOp1D<Keys>> later;  // assigned once the keys exist
+  Keys keys("keys", 50);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, 50), KOKKOS_LAMBDA(int i) { keys(i) = (i * 17) % 23; });
+  later = Kokkos::BinSort<Keys, Kokkos::BinOp1D<Keys>>(keys, Kokkos::BinOp1D<Keys>(23, 0, 23));
+  later.create_permute_vector();
+  later.sort(keys);
+  const auto hk = weft_test::on_host(keys);
+  for (int i = 1; i < 50; ++i) CHECK(hk(i - 1) <= hk(i));
+
+  Kokkos::View<int*, M> ticks_ok("ticks_ok", 1);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, 1), KOKKOS_LAMBDA(int) {
+        const std::uint64_t t0 = Kokkos::Impl::clock_tic();
+        double x = 0;
+        for (int k = 0; k < 1000; ++k) x += k * 0.5;
+        const std::uint64_t t1 = Kokkos::Impl::clock_tic();
+        ticks_ok(0) = (t1 >= t0 && x > 0) ? 1 : 0;
+      });
+  CHECK(weft_test::on_host(ticks_ok)(0) == 1);
 }
 
 }  // namespace

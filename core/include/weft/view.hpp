@@ -621,6 +621,12 @@ class View {
     set_layout(props.label, layout);
     allocate(props);
   }
+  /// View(src, args...): the subview of src that subview(src, args...) gives (Kokkos's subview constructor):
+  /// View<double*> row(A, i, ALL), View<double*> part(v, std::pair(b, e)).
+  template <class D2, class... P2, class A0, class... Args>
+  requires(sizeof...(Args) + 1 == View<D2, P2...>::R)
+      View(const View<D2, P2...>& src, const A0& a0, const Args&... args)
+      : View(subview(src, a0, args...)) {}
   /// Wraps user memory (never freed by Weft): View<double*> v(ptr, n). Device code may do it too (the extents are
   /// checked on the host only).
   template <impl::ViewIndex... N>

@@ -144,6 +144,8 @@ class BinSort {
       throw Error("weft::BinSort: the bin operator has " + std::to_string(bin_op.max_bins()) +
                   " bins; give it at least one");
   }
+  /// An empty BinSort, to assign one to later (Kokkos's default constructor); it holds no keys.
+  BinSort() requires std::is_default_constructible_v<BinSortOp> : begin_(0), end_(0), op_(), within_(false) {}
   BinSort(const_key_view_type keys, int range_begin, int range_end, BinSortOp bin_op, bool sort_within_bins = false)
       : BinSort(execution_space(), keys, range_begin, range_end, bin_op, sort_within_bins) {}
   template <ExecutionSpace E>

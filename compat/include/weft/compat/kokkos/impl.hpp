@@ -5,6 +5,7 @@
 
 #include <cxxabi.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -73,6 +74,15 @@ struct UnorderedMapPrint {
       if (h.valid_at(i)) os << i << ": hash slot " << hash(h.key_at(i)) % slots << "\n";
   }
 };
+
+/// clock_tic(): a cycle counter for timing inside kernels (clock64() on a GPU; the host's steady clock in ns).
+WEFT_INLINE_FUNCTION std::uint64_t clock_tic() noexcept {
+#if WEFT_IMPL_DEVICE_PASS
+  return static_cast<std::uint64_t>(clock64());
+#else
+  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+}
 
 /// ParseViewExtents<DataType>::type: the data type's extents as Experimental::Extents, dynamic_extent for each '*'.
 template <class T>
