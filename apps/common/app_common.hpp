@@ -3,6 +3,7 @@
 // (schema in apps/README.md).
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -53,6 +54,36 @@ inline void (*g_end_job_on_error)(const std::exception& error, bool every_rank) 
 /// error but without the pointer to --help.
 [[noreturn]] inline void output_error(const std::string& app, const std::string& message) {
   throw UsageError(app + ": " + message);
+}
+
+/// One option of an app's --help: its spelling with its value ("--n N"), what it does, and its default ("off"
+/// for a flag, "none" when there is none).
+struct Option {
+  const char* spelling;
+  const char* what;
+  const char* fallback;
+};
+/// Every app's --help in one layout: the synopsis, what the app does, each option with its default (the app's
+/// own, then --progress, --json and --help, which every app takes), and the exit status. `mpi`: it runs under
+/// mpiexec for several ranks.
+inline std::string usage_text(const std::string& app, const std::string& what, std::vector<Option> options,
+                              bool mpi = false) {
+  options.push_back({"--progress", "progress lines on stderr (weft-bench shows them)", "off"});
+  options.push_back({"--json PATH", "also write the one-record result there (schema: apps/README.md)", "none"});
+  options.push_back({"--help", "this text; --weft-help lists Weft's runtime options (--weft-*)", "-"});
+  std::size_t width = 0;
+  for (const auto& o : options) width = std::max(width, std::string(o.spelling).size());
+  std::string s = "usage: " + app + " [options] [--weft-* options]\n" + what + "\n" +
+                  (mpi ? "Runs on any number of MPI ranks (mpiexec -n R " + app + " ...).\n" : std::string()) +
+                  "options:\n";
+  for (const auto& o : options) {
+    std::string line = "  " + std::string(o.spelling);
+    line.resize(width + 4, ' ');
+    line += o.what;
+    if (std::string(o.fallback) != "-") line += std::string(" (default ") + o.fallback + ")";
+    s += line + "\n";
+  }
+  return s + "exit status: 0 valid answer, 1 wrong answer, 2 usage error or a problem that cannot run\n";
 }
 
 /// A small argv parser: --name value, --name=value and flags; unknown options and bad values are errors.
@@ -203,6 +234,7 @@ struct Result {
   bool valid = false;
   std::string validation;  // what was checked, with the numbers
   std::vector<std::pair<std::string, double>> metrics;
+  std::vector<std::pair<std::string, std::string>> info;  // names that go with the metrics (e.g. the vendor BLAS)
 
   static std::string escape(const std::string& s) {
     std::string r;
@@ -231,7 +263,14 @@ struct Result {
                     "\", \"metrics\": {";
     for (std::size_t i = 0; i < metrics.size(); ++i)
       s += (i ? ", \"" : "\"") + escape(metrics[i].first) + "\": " + number(metrics[i].second);
-    return s + "}}";
+    s += "}";
+    if (!info.empty()) {
+      s += ", \"info\": {";
+      for (std::size_t i = 0; i < info.size(); ++i)
+        s += (i ? ", \"" : "\"") + escape(info[i].first) + "\": \"" + escape(info[i].second) + "\"";
+      s += "}";
+    }
+    return s + "}";
   }
   /// Writes the record to `path` (nothing when path is empty); a write failure is an error.
   void write(const std::string& path) const {
@@ -249,11 +288,11 @@ struct Result {
 /// is one line on stderr and exit status 2, after Weft has finalized (in the MPI apps, an error that not every
 /// rank raised ends the whole job instead: see app_mpi.hpp).
 template <class Run>
-int main_body(int& argc, char* argv[], const char* app, const char* usage, Run&& run);
+int main_body(int& argc, char* argv[], const char* app, const std::string& usage, Run&& run);
 /// The exit status of main_body, then the outputs checked: a report that did not reach stdout (a full disk,
 /// /dev/full) or a WEFT_PROFILE=json file that finalize could not write is one line on stderr and exit status 2.
 template <class Run>
-int main(int& argc, char* argv[], const char* app, const char* usage, Run&& run) {
+int main(int& argc, char* argv[], const char* app, const std::string& usage, Run&& run) {
   int rc = main_body(argc, argv, app, usage, static_cast<Run&&>(run));
   if (std::string why; !weft::stdout_ok(&why)) {
     std::fprintf(stderr, "%s: writing the report to standard output failed: %s\n", app, why.c_str());
@@ -263,7 +302,7 @@ int main(int& argc, char* argv[], const char* app, const char* usage, Run&& run)
   return rc;
 }
 template <class Run>
-int main_body(int& argc, char* argv[], const char* app, const char* usage, Run&& run) {
+int main_body(int& argc, char* argv[], const char* app, const std::string& usage, Run&& run) {
   bool weft_help = false;  // initialize prints Weft's options; the app then stops, as after --help
   for (int i = 1; i < argc; ++i)
     weft_help = weft_help || std::string(argv[i]) == "--weft-help" || std::string(argv[i]) == "--kokkos-help";
@@ -278,7 +317,7 @@ int main_body(int& argc, char* argv[], const char* app, const char* usage, Run&&
   try {
     Args args(app, argc, argv);
     if (args.flag("--help") || args.flag("--h")) {
-      std::fputs(usage, stdout);
+      std::fputs(usage.c_str(), stdout);
       return 0;
     }
     return run(args);
