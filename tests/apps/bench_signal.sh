@@ -4,6 +4,7 @@
 # when weft-bench exits 130 / 143, no process of the app (mpiexec or a rank) is left, and no temporary file of
 # weft-bench's is left (TMPDIR is a fresh folder: the app's /tmp/weft-heat-*.json record goes there). Before the fix
 # SIGTERM left mpiexec and its ranks running, and SIGINT was ignored in a background job.
+# Only this run's processes are looked for (their command line holds its TMPDIR): another suite may run beside it.
 set -u
 python=$1 bench=$2 sig=$3
 tmp=$(mktemp -d)
@@ -13,7 +14,7 @@ pid=$!
 mkdir -p "$tmp/out"
 # until a rank of the app runs (at most 60 s)
 i=0
-while ! pgrep -f "weft-heat --n" >/dev/null 2>&1; do
+while ! pgrep -f "weft-heat --n.*$tmp" >/dev/null 2>&1; do
   i=$((i + 1))
   if [ $i -gt 600 ]; then echo "bench_signal: weft-heat never started"; cat "$tmp.log"; exit 1; fi
   sleep 0.1
@@ -28,9 +29,9 @@ want=$([ "$sig" = INT ] && echo 130 || echo 143)
 status=0
 [ "$rc" -eq "$want" ] || { echo "bench_signal: weft-bench exited $rc, not $want"; status=1; }
 sleep 0.5
-if pgrep -f "weft-heat --n" >/dev/null 2>&1; then
-  echo "bench_signal: processes of the app are left:"; pgrep -af "weft-heat --n"; status=1
-  pkill -9 -f "weft-heat --n"
+if pgrep -f "weft-heat --n.*$tmp" >/dev/null 2>&1; then
+  echo "bench_signal: processes of the app are left:"; pgrep -af "weft-heat --n.*$tmp"; status=1
+  pkill -9 -f "weft-heat --n.*$tmp"
 fi
 # weft-bench's own temporary files (the launcher's session folder, ompi.*, is Open MPI's to clean)
 left=$(find "$tmp" -name 'weft-*' | head -5)

@@ -6,7 +6,7 @@ import sys
 
 RECORD = {"app": str, "backend": str, "compiler": str, "ranks": int, "threads": int, "figure_of_merit": dict,
           "valid": bool, "validation": str, "metrics": dict}
-SUITE = {"schema": str, "date": str, "git_revision": str, "machine": dict, "backend": str, "ranks": int,
+SUITE = {"schema": str, "date": str, "git_revision": str, "machine": dict, "backend": str, "ranks": (int, list),
          "total_seconds": (int, float), "runs": list}
 RUN_EXTRA = {"command": str, "seconds": (int, float), "exit_code": int, "size": str}
 
@@ -48,9 +48,25 @@ def main():
         need(data["machine"], {"hostname": str, "cores": int}, path + ".machine")
         if not data["runs"]:
             sys.exit(f"{path}: no runs")
+        counts = data["ranks"] if isinstance(data["ranks"], list) else [data["ranks"]]
+        if isinstance(data["ranks"], list):  # a scaling run: every MPI app at every count, in "scaling"
+            need(data, {"scaling": dict}, path)
+            if data["scaling"].get("ranks") != counts or data["scaling"].get("mode") not in ("strong", "weak"):
+                sys.exit(f"{path}: scaling {data['scaling']} does not match ranks {counts}")
+            for app in {r["app"] for r in data["runs"]}:
+                got = sorted(r["ranks"] for r in data["runs"] if r["app"] == app)
+                if got != counts:
+                    sys.exit(f"{path}: {app} ran at ranks {got}, expected {counts}")
         for i, r in enumerate(data["runs"]):
             need(r, RUN_EXTRA, f"{path}.runs[{i}]")
-            check_record(r, f"{path}.runs[{i}]", ranks if r["app"] in ("weft-heat", "weft-cg") else 1)
+            mpi = r["app"] in ("weft-heat", "weft-cg")
+            check_record(r, f"{path}.runs[{i}]", (r["ranks"] if len(counts) > 1 else ranks) if mpi else 1)
+            rep = r.get("repeat")
+            if rep is not None:
+                vals = sorted(rep["values"])
+                if rep["n"] != len(vals) or not rep["min"] == vals[0] <= r["figure_of_merit"]["value"] <= vals[-1] == rep["max"]:
+                    sys.exit(f"{path}.runs[{i}]: repeat {rep} does not hold the figure of merit "
+                             f"{r['figure_of_merit']['value']} as its median")
     print(f"{path}: ok")
 
 
