@@ -226,10 +226,11 @@ int run(const Options& o, const weft::comm::Communicator& world) {
     std::printf("  time %.4f s, %.4f s per step; halo (not hidden) %.4f s = %.1f%% of the step time%s\n", elapsed,
                 elapsed / o.steps, halo_max, 100.0 * halo_max / elapsed, o.overlap ? " (overlapped)" : "");
     std::printf("  updates per second: %.4g total, %.4g per rank\n", updates / elapsed, per_rank);
-    std::printf("  at %.0f bytes per update (read u, write u_next: the least a step moves): %.2f GB/s = %.2f of a same-run "
-                "triad's %.2f GB/s\n",
-                kBytesPerUpdate, updates / elapsed * kBytesPerUpdate * 1e-9,
-                updates / elapsed * kBytesPerUpdate / triad_bw, triad_bw * 1e-9);
+    std::printf(
+        "  at %.0f bytes per update (read u, write u_next: the least a step moves): %.2f GB/s = %.2f of a same-run "
+        "triad's %.2f GB/s\n",
+        kBytesPerUpdate, updates / elapsed * kBytesPerUpdate * 1e-9, updates / elapsed * kBytesPerUpdate / triad_bw,
+        triad_bw * 1e-9);
     std::printf("  error vs exact discrete solution: %.3e of the amplitude (limit 1e-10)\n", err);
     if (analytic_applies)
       std::printf("  amplitude vs analytic exp(-3 pi^2 alpha t): %.3e (limit %.3e)\n", analytic_err, analytic_tol);
