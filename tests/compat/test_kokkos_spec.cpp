@@ -3,6 +3,8 @@
 // an independent reference (a serial loop or a closed form).
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
+#include <Kokkos_DynRankView.hpp>
+#include <Kokkos_Random.hpp>
 #include <Kokkos_ScatterView.hpp>
 #include <Kokkos_Sort.hpp>
 #include <Kokkos_UnorderedMap.hpp>
@@ -974,6 +976,54 @@ TEST_CASE_TEMPLATE("View(parent, args...) is the subview; BinSort's default cons
         ticks_ok(0) = (t1 >= t0 && x > 0) ? 1 : 0;
       });
   CHECK(weft_test::on_host(ticks_ok)(0) == 1);
+}
+
+TEST_CASE_TEMPLATE(
+    "Kokkos::DynRankView as Kokkos's TestRandom uses it: fill_random with a pool, a MinMax reduction, "
+    "rank(), KOKKOS_INVALID_INDEX, subdynrankview",
+    E, WEFT_TEST_EXEC_SPACES) {
+  const int n = 10000;
+  Kokkos::DynRankView<double, E> A("a", n);
+  CHECK(A.rank() == 1);
+  CHECK(Kokkos::rank(A) == 1);
+  CHECK(A.size() == std::size_t(n));
+  static_assert(Kokkos::is_dyn_rank_view<decltype(A)>::value);
+  Kokkos::Random_XorShift64_Pool<E> pool(13);
+  E exec;
+  Kokkos::fill_random(exec, A, pool, 10.0, 100.0);
+  using Reducer = Kokkos::MinMax<double, Kokkos::HostSpace>;
+  typename Reducer::value_type mm;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<E>(exec, 0, A.size()),
+      KOKKOS_LAMBDA(int i, typename Reducer::value_type& u) {
+        if (A(i) < u.min_val) u.min_val = A(i);
+        if (A(i) > u.max_val) u.max_val = A(i);
+      },
+      Reducer(mm));
+  exec.fence();
+  CHECK(mm.min_val >= 10.0);
+  CHECK(mm.max_val <= 100.0);
+  // against a serial loop on the host copy: the same extremes, and the draws spread over the range
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+  double lo = 1e300, hi = -1e300, sum = 0;
+  for (int i = 0; i < n; ++i) {
+    lo = std::min(lo, h(i));
+    hi = std::max(hi, h(i));
+    sum += h(i);
+  }
+  CHECK(lo == mm.min_val);
+  CHECK(hi == mm.max_val);
+  CHECK(sum / n == doctest::Approx(55.0).epsilon(0.02));
+  CHECK(hi - lo > 85.0);
+  // the rank follows the extents given; KOKKOS_INVALID_INDEX leaves one unset
+  Kokkos::DynRankView<int, E> B("b", 4, 3, KOKKOS_INVALID_INDEX);
+  CHECK(B.rank() == 2);
+  Kokkos::parallel_for(
+      Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {4, 3}), KOKKOS_LAMBDA(int i, int j) { B(i, j) = 3 * i + j; });
+  auto col = Kokkos::subdynrankview(B, Kokkos::ALL, 1);
+  CHECK(col.rank() == 1);
+  auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), col);
+  for (int i = 0; i < 4; ++i) CHECK(hc(i) == 3 * i + 1);
 }
 
 }  // namespace

@@ -535,4 +535,112 @@ TEST_CASE_TEMPLATE("complex: arithmetic and functions in kernels against std::co
   CHECK(C(3, 0) == 3.0);
 }
 
+TEST_CASE_TEMPLATE(
+    "DynRankView: the rank from the extents, kernels at ranks 0 to 7, Views in and out, mirrors, "
+    "deep_copy, resize, subdynrankview",
+    E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  using DRV = weft::DynRankView<double, E>;
+  // rank = the extents given, before the first unset one; the rest read as 1
+  const std::size_t ext[7] = {3, 2, 4, 1, 2, 3, 2};
+  for (unsigned r = 0; r <= 7; ++r) {
+    std::size_t e[7];
+    for (unsigned k = 0; k < 7; ++k) e[k] = k < r ? ext[k] : weft::dyn_rank_unset;
+    DRV v("v", e[0], e[1], e[2], e[3], e[4], e[5], e[6]);
+    CHECK(v.rank() == r);
+    CHECK(weft::rank(v) == r);
+    std::size_t size = 1;
+    for (unsigned k = 0; k < 7; ++k) {
+      CHECK(v.extent(k) == (k < r ? ext[k] : 1));
+      if (k < r) size *= ext[k];
+    }
+    CHECK(v.size() == size);
+    CHECK(v.label() == "v");
+  }
+  // a kernel writes a rank-3 DynRankView with as many indices as its rank; the host checks against the formula
+  DRV a("a", 5, 4, 3);
+  weft::parallel_for(
+      "drv_fill", weft::MDRangePolicy<E, weft::Rank<3>>({0, 0, 0}, {5, 4, 3}),
+      WEFT_LAMBDA(int i, int j, int k) { a(i, j, k) = 100.0 * i + 10.0 * j + k + 0.5; });
+  auto h = weft::create_mirror_view_and_copy(weft::HostSpace(), a);
+  static_assert(std::is_same_v<typename decltype(h)::memory_space, weft::HostSpace>);
+  CHECK(h.rank() == 3);
+  int wrong = 0;
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 3; ++k) wrong += h(i, j, k) != 100.0 * i + 10.0 * j + k + 0.5;
+  CHECK(wrong == 0);
+  CHECK(h.access(4, 3, 2, 0, 0) == 432.5);  // access() takes extra zero indices
+  // a rank-0 DynRankView is one element
+  DRV s("s");
+  weft::parallel_for(
+      "drv_scalar", weft::RangePolicy<E>(0, 1), WEFT_LAMBDA(int) { s() = 7.25; });
+  CHECK(weft_test::on_host(s.impl_view())(0, 0, 0, 0, 0, 0, 0) == 7.25);
+  // a View becomes a DynRankView of its rank, sharing the elements (and the reference count)
+  weft::View<double**, E> w("w", 6, 7);
+  {
+    DRV dw = w;
+    CHECK(dw.rank() == 2);
+    CHECK(dw.extent(0) == 6);
+    CHECK(dw.extent(1) == 7);
+    CHECK(dw.data() == w.data());
+    CHECK(w.use_count() == 2);
+    weft::parallel_for(
+        "drv_from_view", weft::RangePolicy<E>(0, 6), WEFT_LAMBDA(int i) {
+          for (int j = 0; j < 7; ++j) dw(i, j) = i * 7 + j;
+        });
+    weft::DynRankView<const double, E> cdw = dw;  // adding const
+    CHECK(cdw.data() == dw.data());
+  }
+  CHECK(w.use_count() == 1);
+  auto hw = weft_test::on_host(w);
+  wrong = 0;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 7; ++j) wrong += hw(i, j) != i * 7 + j;
+  CHECK(wrong == 0);
+  // deep_copy: DynRankView <- View, View <- DynRankView, a scalar; ranks must agree
+  DRV b("b", 6, 7);
+  weft::deep_copy(b, w);
+  weft::View<double**, E> back("back", 6, 7);
+  weft::deep_copy(back, b);
+  auto hb = weft_test::on_host(back);
+  wrong = 0;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 7; ++j) wrong += hb(i, j) != i * 7 + j;
+  CHECK(wrong == 0);
+  DRV flat("flat", 42);
+  CHECK_THROWS_WITH_AS(weft::deep_copy(flat, w), doctest::Contains("has rank 1 but its source \"w\" has rank 2"),
+                       weft::Error);
+  weft::deep_copy(flat, 2.5);
+  auto hf = weft::create_mirror_view_and_copy(weft::HostSpace(), flat);
+  CHECK(hf(41) == 2.5);
+  // resize keeps the elements that fit and follows the new rank; realloc only reshapes
+  weft::resize(b, 8, 7);
+  CHECK(b.rank() == 2);
+  CHECK(b.extent(0) == 8);
+  auto hr = weft::create_mirror_view_and_copy(weft::HostSpace(), b);
+  CHECK(hr(5, 6) == 41.0);
+  CHECK(hr(7, 6) == 0.0);
+  weft::realloc(b, 3, 2, 2);
+  CHECK(b.rank() == 3);
+  CHECK(b.size() == 12);
+  // subdynrankview: indices drop dimensions, ranges keep them; views the same elements
+  auto sub = weft::subdynrankview(a, weft::ALL, 2, std::pair<int, int>(1, 3));
+  CHECK(sub.rank() == 2);
+  CHECK(sub.extent(0) == 5);
+  CHECK(sub.extent(1) == 2);
+  auto hs = weft::create_mirror_view_and_copy(weft::HostSpace(), sub);
+  wrong = 0;
+  for (int i = 0; i < 5; ++i)
+    for (int k = 0; k < 2; ++k) wrong += hs(i, k) != 100.0 * i + 20.0 + (k + 1) + 0.5;
+  CHECK(wrong == 0);
+  CHECK_THROWS_WITH_AS(weft::subdynrankview(a, weft::ALL, 2), doctest::Contains("2 arguments for rank 3"), weft::Error);
+  // a mirror has the rank and extents, on the host
+  auto m = weft::create_mirror(a);
+  CHECK(m.rank() == 3);
+  CHECK(m.extent(2) == 3);
+  static_assert(weft::is_dyn_rank_view_v<decltype(m)>);
+  static_assert(!weft::is_dyn_rank_view_v<weft::View<double*, M>>);
+}
+
 }  // namespace

@@ -1,4 +1,3 @@
-// Kokkos_DynRankView.hpp of Weft's Kokkos drop-in: not provided.
+// Kokkos_DynRankView.hpp of Weft's Kokkos drop-in: Kokkos::DynRankView (weft::DynRankView), subdynrankview, rank(v).
 #pragma once
-#error \
-    "Kokkos_DynRankView.hpp: Kokkos::DynRankView is not provided by Weft's Kokkos compatibility layer (docs/kokkos.md lists what is)"
+#include <weft/compat/kokkos.hpp>

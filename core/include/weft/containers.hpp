@@ -1,10 +1,11 @@
-// Weft's containers: DualView, ScatterView, UniqueToken, UnorderedMap, complex, simd (Array is in the core:
+// Weft's containers: DualView, DynRankView, ScatterView, UniqueToken, UnorderedMap, complex, simd (Array is in the core:
 // <weft/array.hpp>).
 #pragma once
 
 #include <weft/array.hpp>
 #include <weft/containers/complex.hpp>
 #include <weft/containers/dual_view.hpp>
+#include <weft/containers/dyn_rank_view.hpp>
 #include <weft/containers/scatter_view.hpp>
 #include <weft/containers/simd.hpp>
 #include <weft/containers/unique_token.hpp>

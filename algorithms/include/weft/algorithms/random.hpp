@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <weft/containers/dyn_rank_view.hpp>
 #include <weft/weft.hpp>
 
 namespace weft {
@@ -170,7 +171,9 @@ template <class Space = DefaultExecutionSpace>
 class Random_Philox_Pool {
  public:
   using generator_type = PhiloxGenerator;
-  using memory_space = typename Space::memory_space;
+  using memory_space = typename impl::SpacePair<Space>::memory_space;
+  using execution_space = typename impl::SpacePair<Space>::execution_space;
+  using device_type = Device<execution_space, memory_space>;
   Random_Philox_Pool() = default;
   explicit Random_Philox_Pool(std::uint64_t seed) : seed_(seed), next_("weft::Random_Philox_Pool streams") {}
   WEFT_INLINE_FUNCTION generator_type get_state() const {
@@ -220,19 +223,46 @@ requires(is_view_v<V>&& std::is_arithmetic_v<T>) void fill_random(const V& v, co
   fill_random(v, pool, T(0), range);
 }
 
+/// The same on a DynRankView: its elements, whatever its rank.
+template <ExecutionSpace E, class V, impl::RandomPool P, class T>
+requires(is_dyn_rank_view_v<V>&& std::is_arithmetic_v<T>) void fill_random(const E& exec, const V& v, const P& pool,
+                                                                           T begin, T end) {
+  fill_random(exec, v.impl_view(), pool, begin, end);
+}
+template <ExecutionSpace E, class V, impl::RandomPool P, class T>
+requires(is_dyn_rank_view_v<V>&& std::is_arithmetic_v<T>) void fill_random(const E& exec, const V& v, const P& pool,
+                                                                           T range) {
+  fill_random(exec, v.impl_view(), pool, T(0), range);
+}
+template <class V, impl::RandomPool P, class T>
+requires(is_dyn_rank_view_v<V>&& std::is_arithmetic_v<T>) void fill_random(const V& v, const P& pool, T begin, T end) {
+  fill_random(v.impl_view(), pool, begin, end);
+}
+template <class V, impl::RandomPool P, class T>
+requires(is_dyn_rank_view_v<V>&& std::is_arithmetic_v<T>) void fill_random(const V& v, const P& pool, T range) {
+  fill_random(v.impl_view(), pool, T(0), range);
+}
+
 /// Kokkos::rand<Generator, Scalar>: draws of one arithmetic type from a pool's generator, in [0, max()) (integers,
 /// floating point in [0, 1)), [0, range) or [start, end).
 template <class Generator, class Scalar>
 struct rand {
-  static_assert(std::is_arithmetic_v<Scalar>, "weft::rand<Generator, Scalar>: Scalar must be an arithmetic type");
+  static_assert(std::is_arithmetic_v<Scalar> || is_float16_v<Scalar>,
+                "weft::rand<Generator, Scalar>: Scalar must be an arithmetic type, half_t or bhalf_t");
   WEFT_INLINE_FUNCTION static constexpr Scalar max() {
-    if constexpr (std::is_floating_point_v<Scalar>)
+    if constexpr (is_float16_v<Scalar>)
+      return Scalar(1.0f);
+    else if constexpr (std::is_floating_point_v<Scalar>)
       return Scalar(1);
     else
       return std::numeric_limits<Scalar>::max();
   }
   WEFT_INLINE_FUNCTION static Scalar draw(Generator& gen) {
-    if constexpr (std::is_same_v<Scalar, float>)
+    if constexpr (is_float16_v<Scalar>) {
+      // a float in [0, 1) rounded to 16 bits may round up to 1: then the largest value below 1
+      const Scalar r(gen.frand());
+      return static_cast<float>(r) < 1.0f ? r : Scalar::from_bits(static_cast<std::uint16_t>(Scalar(1.0f).bits() - 1));
+    } else if constexpr (std::is_same_v<Scalar, float>)
       return gen.frand();
     else if constexpr (std::is_floating_point_v<Scalar>)
       return static_cast<Scalar>(gen.drand());
@@ -242,7 +272,9 @@ struct rand {
       return static_cast<Scalar>(gen.urand() & static_cast<std::uint32_t>(max()));
   }
   WEFT_INLINE_FUNCTION static Scalar draw(Generator& gen, const Scalar& range) {
-    if constexpr (std::is_floating_point_v<Scalar>)
+    if constexpr (is_float16_v<Scalar>)
+      return Scalar(static_cast<float>(draw(gen)) * static_cast<float>(range));
+    else if constexpr (std::is_floating_point_v<Scalar>)
       return draw(gen) * range;
     else if constexpr (sizeof(Scalar) > 4)
       return range > 0 ? static_cast<Scalar>(gen.urand64(static_cast<std::uint64_t>(range))) : Scalar(0);
@@ -250,7 +282,11 @@ struct rand {
       return range > 0 ? static_cast<Scalar>(gen.urand(static_cast<std::uint32_t>(range))) : Scalar(0);
   }
   WEFT_INLINE_FUNCTION static Scalar draw(Generator& gen, const Scalar& start, const Scalar& end) {
-    return static_cast<Scalar>(start + draw(gen, static_cast<Scalar>(end - start)));
+    if constexpr (is_float16_v<Scalar>)
+      return Scalar(static_cast<float>(start) +
+                    static_cast<float>(draw(gen, Scalar(static_cast<float>(end) - static_cast<float>(start)))));
+    else
+      return static_cast<Scalar>(start + draw(gen, static_cast<Scalar>(end - start)));
   }
 };
 

@@ -70,6 +70,13 @@
 #define KOKKOS_DEFAULTED_FUNCTION
 #define KOKKOS_DEDUCTION_GUIDE
 #define KOKKOS_RESTRICT __restrict__
+/// An extent not given (DynRankView("a", n) leaves the rest unset), as Kokkos spells it.
+#define KOKKOS_INVALID_INDEX (~std::size_t(0))
+#define KOKKOS_IMPL_CTOR_DEFAULT_ARG KOKKOS_INVALID_INDEX
+/// Kokkos::Experimental::half_t and bhalf_t are 16-bit types in Weft on every backend (weft/half.hpp), not float:
+/// Kokkos's macros say which (its tests loosen their statistics for 16-bit draws).
+#define KOKKOS_HALF_T_IS_FLOAT false
+#define KOKKOS_BHALF_T_IS_FLOAT false
 #define KOKKOS_ENABLE_CXX17
 #define KOKKOS_ENABLE_CXX20
 /// KOKKOS_IF_ON_HOST((code)) / KOKKOS_IF_ON_DEVICE((code)): code for one side of a host-device function only.
