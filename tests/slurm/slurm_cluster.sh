@@ -90,8 +90,23 @@ done
 python3 "$src/tests/apps/check_result.py" suite "$results/results.json" 2 || fail "results.json of job $job"
 grep -Eq "^weft-heat +[A-Za-z]+ +2 .*PASSED" "$out" || { tail -12 "$out"; fail "no summary table with weft-heat on 2 ranks"; }
 grep -q "exit status 0" "$out" || fail "the job's last line does not report exit status 0"
+python3 "$src/tests/apps/check_chart.py" run "$results/results.chart.json" "$results/results.json" ||
+  fail "the chart's data of job $job does not match its results.json"
 echo "job $job: five apps PASSED, two of them on 2 ranks; summary table:"
 sed -n '/^app /,/^$/p' "$out"
+
+echo "==> a scaling job: weft-bench --ranks 1,2 --only heat in an allocation of 2 tasks (srun starts each count)"
+scaling_out=$(cd "$tmp/jobs" && t 240 sbatch --parsable --wait --ntasks=2 --output="$tmp/jobs/scaling-%j.out" --wrap \
+  "python3 $prefix/bin/weft-bench --bindir $prefix/bin --ranks 1,2 --only heat --size small --json $tmp/jobs/scaling.json")
+code=$?
+scaling_job=${scaling_out%%;*}
+[ "$code" -eq 0 ] || { tail -30 "$tmp/jobs/scaling-$scaling_job.out"; fail "the scaling job $scaling_job exited $code"; }
+grep -q "MPI apps run with srun --mpi=pmix" "$tmp/jobs/scaling-$scaling_job.out" ||
+  fail "the scaling job did not launch the ranks with srun"
+python3 "$src/tests/apps/check_result.py" suite "$tmp/jobs/scaling.json" || fail "scaling.json of job $scaling_job"
+python3 "$src/tests/apps/check_chart.py" scaling "$tmp/jobs/scaling.chart.json" "$tmp/jobs/scaling.json" ||
+  fail "the scaling chart's data of job $scaling_job"
+sed -n '/^app /,/^$/p' "$tmp/jobs/scaling-$scaling_job.out"
 # sacct_state JOBID: the job's state in the accounts once it has reached them (they are written asynchronously)
 sacct_state() {
   local s=""
