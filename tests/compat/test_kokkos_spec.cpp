@@ -1020,10 +1020,20 @@ TEST_CASE_TEMPLATE(
   CHECK(B.rank() == 2);
   Kokkos::parallel_for(
       Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {4, 3}), KOKKOS_LAMBDA(int i, int j) { B(i, j) = 3 * i + j; });
+  // Impl::as_view_of_rank_n: the same elements as a View of the rank, refused for another rank
+  Kokkos::View<int**, E> b2 = Kokkos::Impl::as_view_of_rank_n<2>(B);
+  CHECK(b2.data() == B.data());
+  CHECK(b2.extent(0) == 4);
+  CHECK(b2.extent(1) == 3);
+  CHECK(b2.use_count() == B.use_count());
+  CHECK_THROWS_AS(Kokkos::Impl::as_view_of_rank_n<3>(B), weft::Error);
   auto col = Kokkos::subdynrankview(B, Kokkos::ALL, 1);
   CHECK(col.rank() == 1);
   auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), col);
   for (int i = 0; i < 4; ++i) CHECK(hc(i) == 3 * i + 1);
+  auto hb2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b2);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 3; ++j) CHECK(hb2(i, j) == 3 * i + j);
 }
 
 }  // namespace

@@ -635,6 +635,29 @@ TEST_CASE_TEMPLATE(
     for (int k = 0; k < 2; ++k) wrong += hs(i, k) != 100.0 * i + 20.0 + (k + 1) + 0.5;
   CHECK(wrong == 0);
   CHECK_THROWS_WITH_AS(weft::subdynrankview(a, weft::ALL, 2), doctest::Contains("2 arguments for rank 3"), weft::Error);
+  // arguments past the rank are ignored (Kokkos allows them): ALL or 0 on the extent-1 dimensions
+  auto sub_plus = weft::subdynrankview(a, weft::ALL, 2, std::pair<int, int>(1, 3), weft::ALL, 0);
+  CHECK(sub_plus.rank() == 2);
+  CHECK(sub_plus.extent(1) == 2);
+  CHECK(sub_plus.extent(2) == 1);
+  auto hsp = weft::create_mirror_view_and_copy(weft::HostSpace(), sub_plus);
+  CHECK(hsp(4, 1) == 100.0 * 4 + 20.0 + 2 + 0.5);
+  CHECK(hsp(4, 1, 0) == hsp(4, 1));  // an index past the rank, 0, is allowed
+  // a default-constructed one has extents 0, as Kokkos's
+  DRV empty;
+  CHECK(empty.rank() == 0);
+  CHECK(empty.extent(0) == 0);
+  CHECK(!empty.is_allocated());
+  // a host DynRankView of any layout is its own host mirror view
+  weft::DynRankView<double, weft::LayoutStride, weft::HostSpace> strided =
+      weft::subdynrankview(h, 1, weft::ALL, weft::ALL);
+  CHECK(weft::create_mirror_view(weft::HostSpace(), strided).data() == strided.data());
+  // view_alloc keeps its own copy of the label it was given (a temporary string here)
+  auto props = weft::view_alloc(weft::WithoutInitializing, a.label() + "_copy");
+  DRV labelled(props, 2, 2);
+  CHECK(labelled.label() == "a_copy");
+  weft::View<double*, M> plain(props, 3);
+  CHECK(plain.label() == "a_copy");
   // a mirror has the rank and extents, on the host
   auto m = weft::create_mirror(a);
   CHECK(m.rank() == 3);

@@ -491,7 +491,8 @@ struct WithoutInitializing_t {};
 struct SequentialHostInit_t {};
 template <class... P>
 struct ViewAllocProps {
-  std::string_view label;
+  /// A copy: `auto p = view_alloc(WithoutInitializing, v.label());` outlives the temporary string it was given.
+  std::string label;
   bool initialize = true;
   /// The elements are constructed (and destroyed) one after the other by the calling host thread, never in a kernel:
   /// for elements whose constructor is host code, e.g. Views of Views.
@@ -523,7 +524,7 @@ impl::ViewAllocProps<> view_alloc(const Args&... args) {
     else if constexpr (std::is_same_v<A, impl::SequentialHostInit_t>)
       p.sequential_host_init = true;
     else if constexpr (impl::Label<A>)
-      p.label = std::string_view(a);
+      p.label = std::string(std::string_view(a));
     else
       static_assert(
           ExecutionSpace<A> || MemorySpace<A>,

@@ -138,11 +138,12 @@ class DynRankView {
       : rank_(o.rank()), view_(o.impl_view()) {}
 
   // ---- element access ----
-  /// v(i...) with one index per dimension; bounds-checked builds also check the count against the rank.
+  /// v(i...) with one index per dimension (indices past the rank are allowed when they are 0, as in Kokkos);
+  /// bounds-checked builds check that no dimension lacks its index, and the view's bounds check the rest.
   template <impl::ViewIndex... I>
   requires(sizeof...(I) <= max_rank) WEFT_FORCEINLINE_FUNCTION reference_type operator()(I... i) const {
 #if WEFT_BOUNDS_CHECK && !WEFT_IMPL_DEVICE_PASS
-    if (sizeof...(I) != rank_ && !(sizeof...(I) == 0 && rank_ == 0)) [[unlikely]]
+    if (sizeof...(I) < rank_) [[unlikely]]
       impl::dyn_rank_index_count_abort(view_.label(), static_cast<int>(sizeof...(I)), rank_);
 #endif
     return at(std::make_index_sequence<max_rank - sizeof...(I)>{}, impl::index_value(i)...);
@@ -158,9 +159,10 @@ class DynRankView {
 
   // ---- queries ----
   WEFT_INLINE_FUNCTION constexpr unsigned rank() const { return rank_; }
+  /// The extent of dimension r: 1 past the rank (0 everywhere in a default-constructed one, as Kokkos).
   template <std::integral I>
   WEFT_INLINE_FUNCTION constexpr std::size_t extent(I r) const {
-    return static_cast<unsigned>(r) < rank_ ? view_.extent(r) : 1;
+    return view_.extent(r);
   }
   template <std::integral I>
   WEFT_INLINE_FUNCTION constexpr int extent_int(I r) const {
@@ -188,6 +190,23 @@ class DynRankView {
     for (int k = static_cast<int>(rank_); k < max_rank; ++k) l.dimension[k] = dyn_rank_unset;
     return l;
   }
+  /// The same elements as a View of rank N, which must be the rank (Kokkos's Impl::as_view_of_rank_n).
+  template <int N>
+  auto impl_as_view() const {
+    static_assert(N >= 0 && N <= max_rank, "weft::DynRankView: a View of rank 0 to 7");
+    using V = View<typename impl::add_pointers<value_type, N>::type, array_layout, device_type, memory_traits>;
+    if (static_cast<unsigned>(N) != rank_)
+      throw Error("weft::DynRankView \"" + label() + "\" has rank " + std::to_string(rank_) +
+                  "; it cannot be viewed as a View of rank " + std::to_string(N));
+    impl::ViewOffset<array_layout, N> m;
+    for (int k = 0; k < N; ++k) {
+      m.ext[k] = view_.extent(k);
+      m.str[k] = view_.stride(k);
+    }
+    return V::impl_make(view_.data(), m, view_.impl_track());
+  }
+  /// The rank-7 View behind it, as Kokkos's ConstDownCast() gives it (a View of rank 7, extents past the rank 1).
+  WEFT_INLINE_FUNCTION const view_type& ConstDownCast() const { return view_; }
   /// The rank-7 View behind it (extents past the rank are 1).
   WEFT_INLINE_FUNCTION const view_type& impl_view() const { return view_; }
   view_type& impl_view() { return view_; }
@@ -233,10 +252,14 @@ class DynRankView {
   view_type view_;
 };
 
-/// Kokkos::rank(v): the run-time rank.
+/// Kokkos::rank(v): the run-time rank of a DynRankView, and a View's rank (Kokkos takes both).
 template <class D, class... P>
 WEFT_INLINE_FUNCTION unsigned rank(const DynRankView<D, P...>& v) {
   return v.rank();
+}
+template <class D, class... P>
+WEFT_INLINE_FUNCTION constexpr unsigned rank(const View<D, P...>&) {
+  return View<D, P...>::R;
 }
 
 namespace impl {
@@ -292,15 +315,22 @@ requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror(const S
   m.impl_set_rank(v.rank());
   return m;
 }
+/// v itself when it is already in Space's memory (any layout, LayoutStride included, as Kokkos), else a mirror.
 template <class Space, class D, class... P>
 requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror_view(const Space& s,
                                                                               const DynRankView<D, P...>& v) {
-  auto storage = create_mirror_view(s, v.impl_view());
-  using S = decltype(storage);
-  DynRankView<typename S::value_type, typename S::array_layout, typename S::device_type> m;
-  m.impl_view() = storage;
-  m.impl_set_rank(v.rank());
-  return m;
+  using V = DynRankView<D, P...>;
+  if constexpr (std::is_same_v<typename V::memory_space, typename Space::memory_space> &&
+                std::is_same_v<typename V::value_type, typename V::non_const_value_type>) {
+    return v;
+  } else {
+    auto storage = create_mirror_view(s, v.impl_view());
+    using S = decltype(storage);
+    DynRankView<typename S::value_type, typename S::array_layout, typename S::device_type> m;
+    m.impl_view() = storage;
+    m.impl_set_rank(v.rank());
+    return m;
+  }
 }
 template <class D, class... P>
 auto create_mirror_view(const DynRankView<D, P...>& v) {
@@ -344,30 +374,60 @@ void deep_copy(const E& exec, const DynRankView<D, P...>& dst,
   deep_copy(exec, dst.impl_view(), value);
 }
 
-// ---- resize and realloc: the rank follows the extents given ----
+// ---- resize and realloc: the rank follows the extents given (each also with WithoutInitializing or view_alloc) ----
+namespace impl {
+/// Calls op(view, e0, ..., e6) with the extents given padded by 1, after setting v's rank to their count.
+template <class V, class Op, class... N>
+void dyn_rank_reshape(V& v, Op op, N... n) {
+  const std::size_t e[8] = {static_cast<std::size_t>(n)..., 0};
+  constexpr std::size_t c = sizeof...(N);
+  v.impl_set_rank(c);
+  op(v.impl_view(), c > 0 ? e[0] : 1, c > 1 ? e[1] : 1, c > 2 ? e[2] : 1, c > 3 ? e[3] : 1, c > 4 ? e[4] : 1,
+     c > 5 ? e[5] : 1, c > 6 ? e[6] : 1);
+}
+}  // namespace impl
 template <class D, class... P, std::integral... N>
 requires(sizeof...(N) <= 7) void resize(DynRankView<D, P...>& v, N... n) {
-  const std::size_t e[7] = {static_cast<std::size_t>(n)...};
-  v.impl_set_rank(sizeof...(N));
-  resize(v.impl_view(), (sizeof...(N) > 0 ? e[0] : 1), (sizeof...(N) > 1 ? e[1] : 1), (sizeof...(N) > 2 ? e[2] : 1),
-         (sizeof...(N) > 3 ? e[3] : 1), (sizeof...(N) > 4 ? e[4] : 1), (sizeof...(N) > 5 ? e[5] : 1),
-         (sizeof...(N) > 6 ? e[6] : 1));
+  impl::dyn_rank_reshape(
+      v, [](auto& w, auto... e) { resize(w, e...); }, n...);
+}
+template <class D, class... P, std::integral... N>
+requires(sizeof...(N) <= 7) void resize(impl::WithoutInitializing_t, DynRankView<D, P...>& v, N... n) {
+  impl::dyn_rank_reshape(
+      v, [](auto& w, auto... e) { resize(WithoutInitializing, w, e...); }, n...);
+}
+template <class D, class... P, std::integral... N>
+requires(sizeof...(N) <= 7) void resize(const impl::ViewAllocProps<>& props, DynRankView<D, P...>& v, N... n) {
+  impl::dyn_rank_reshape(
+      v, [&props](auto& w, auto... e) { resize(props, w, e...); }, n...);
 }
 template <class D, class... P, std::integral... N>
 requires(sizeof...(N) <= 7) void realloc(DynRankView<D, P...>& v, N... n) {
-  const std::size_t e[7] = {static_cast<std::size_t>(n)...};
-  v.impl_set_rank(sizeof...(N));
-  realloc(v.impl_view(), (sizeof...(N) > 0 ? e[0] : 1), (sizeof...(N) > 1 ? e[1] : 1), (sizeof...(N) > 2 ? e[2] : 1),
-          (sizeof...(N) > 3 ? e[3] : 1), (sizeof...(N) > 4 ? e[4] : 1), (sizeof...(N) > 5 ? e[5] : 1),
-          (sizeof...(N) > 6 ? e[6] : 1));
+  impl::dyn_rank_reshape(
+      v, [](auto& w, auto... e) { realloc(w, e...); }, n...);
+}
+template <class D, class... P, std::integral... N>
+requires(sizeof...(N) <= 7) void realloc(impl::WithoutInitializing_t, DynRankView<D, P...>& v, N... n) {
+  impl::dyn_rank_reshape(
+      v, [](auto& w, auto... e) { realloc(WithoutInitializing, w, e...); }, n...);
+}
+template <class D, class... P, std::integral... N>
+requires(sizeof...(N) <= 7) void realloc(const impl::ViewAllocProps<>& props, DynRankView<D, P...>& v, N... n) {
+  impl::dyn_rank_reshape(
+      v, [&props](auto& w, auto... e) { realloc(props, w, e...); }, n...);
 }
 
 // ---- subviews: one argument per dimension (index, ALL or range); the result keeps the ranges' dimensions ----
+/// Arguments past v's rank are allowed (as in Kokkos) and ignored: they apply to its extent-1 dimensions (an index
+/// there must be 0), and the result's rank counts the ranges and ALLs of v's own dimensions only.
 template <class D, class... P, class... Args>
-auto subdynrankview(const DynRankView<D, P...>& v, const Args&... args) {
-  if (sizeof...(Args) != v.rank())
+requires(sizeof...(Args) <= 7) auto subdynrankview(const DynRankView<D, P...>& v, const Args&... args) {
+  if (sizeof...(Args) < v.rank())
     throw Error("weft::subdynrankview of \"" + v.label() + "\": " + std::to_string(sizeof...(Args)) +
                 " arguments for rank " + std::to_string(v.rank()) + "; give one (index, ALL or range) per dimension");
+  const bool kept[] = {!(std::is_integral_v<Args> || std::is_enum_v<Args>)..., false};
+  unsigned rank = 0;
+  for (unsigned k = 0; k < v.rank(); ++k) rank += kept[k] ? 1 : 0;
   auto sub = [&]<std::size_t... Z>(std::index_sequence<Z...>) {
     return subview(v.impl_view(), args..., (static_cast<void>(Z), 0)...);
   }
@@ -375,8 +435,10 @@ auto subdynrankview(const DynRankView<D, P...>& v, const Args&... args) {
   using S = decltype(sub);
   using Strided = View<typename impl::add_pointers<typename S::value_type, S::R>::type, LayoutStride,
                        typename S::device_type, typename S::memory_traits>;
-  return DynRankView<typename S::value_type, LayoutStride, typename S::device_type, typename S::memory_traits>{
+  DynRankView<typename S::value_type, LayoutStride, typename S::device_type, typename S::memory_traits> out{
       Strided(sub)};
+  out.impl_set_rank(rank);  // the ignored arguments' dimensions come last, with extent 1
+  return out;
 }
 template <class D, class... P, class... Args>
 requires(sizeof...(Args) >= 1) auto subview(const DynRankView<D, P...>& v, const Args&... args) {

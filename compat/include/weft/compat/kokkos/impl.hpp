@@ -14,7 +14,9 @@
 #include <string>
 #include <type_traits>
 #include <typeinfo>
+
 #include <utility>
+#include <weft/containers/dyn_rank_view.hpp>
 
 #include <weft/containers/scatter_view.hpp>
 #include <weft/containers/unordered_map.hpp>
@@ -132,4 +134,10 @@ struct ParseViewExtents<T[N]> {
   using type = typename ExtentsInsertStatic<N, typename ParseViewExtents<T>::type>::type;
 };
 
+/// as_view_of_rank_n<N>(drv): a DynRankView of rank N as a View of rank N over the same elements (a weft::Error when
+/// the rank differs).
+template <unsigned N, class T, class... P>
+auto as_view_of_rank_n(const ::weft::DynRankView<T, P...>& v) {
+  return v.template impl_as_view<static_cast<int>(N)>();
+}
 }  // namespace Kokkos::Impl
