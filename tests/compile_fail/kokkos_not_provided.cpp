@@ -2,6 +2,6 @@
 #include <Kokkos_Core.hpp>
 
 int main() {
-  Kokkos::DynRankView<double> v("v", 3, 4);
+  Kokkos::StaticCrsGraph<int, Kokkos::DefaultExecutionSpace> g;
   return 0;
 }
