@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
+echo "==> scripts/test.sh: installs what is missing, builds Weft (the first build takes about 10 minutes on 2 cores,"
+echo "    later ones a minute or two) and runs every test (about 2 minutes)"
 bash scripts/setup.sh
 source scripts/ccache-env.sh  # one cache for every checkout (CI's clone reuses this one's work)
 cmake --preset default
