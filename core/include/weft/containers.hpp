@@ -1,5 +1,5 @@
-// Weft's containers: DualView, DynRankView, ScatterView, UniqueToken, UnorderedMap, complex, simd (Array is in the core:
-// <weft/array.hpp>).
+// Weft's containers: DualView, DynRankView, ScatterView, UniqueToken, UnorderedMap, complex, simd (Array is in the
+// core: <weft/array.hpp>).
 #pragma once
 
 #include <weft/array.hpp>

@@ -269,9 +269,14 @@ auto dyn_rank_extents(const V& v) {
   return std::array<std::size_t, 7>{v.extent(0), v.extent(1), v.extent(2), v.extent(3),
                                     v.extent(4), v.extent(5), v.extent(6)};
 }
-template <class M, class V, class S>
-M dyn_rank_like(const V& v, S storage) {
-  M m;
+/// A DynRankView of v's rank over `storage` (a rank-7 View): of type M, or when M is void, of the type that
+/// storage's value type, layout and device give.
+template <class M = void, class V, class S>
+auto dyn_rank_like(const V& v, S storage) {
+  using R =
+      std::conditional_t<std::is_void_v<M>,
+                         DynRankView<typename S::value_type, typename S::array_layout, typename S::device_type>, M>;
+  R m;
   m.impl_view() = std::move(storage);
   m.impl_set_rank(v.rank());
   return m;
@@ -308,12 +313,7 @@ auto create_mirror(impl::WithoutInitializing_t w, const DynRankView<D, P...>& v)
 template <class Space, class D, class... P>
 requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror(const Space& s,
                                                                          const DynRankView<D, P...>& v) {
-  auto storage = create_mirror(s, v.impl_view());
-  using S = decltype(storage);
-  DynRankView<typename S::value_type, typename S::array_layout, typename S::device_type> m;
-  m.impl_view() = storage;
-  m.impl_set_rank(v.rank());
-  return m;
+  return impl::dyn_rank_like(v, create_mirror(s, v.impl_view()));
 }
 /// v itself when it is already in Space's memory (any layout, LayoutStride included, as Kokkos), else a mirror.
 template <class Space, class D, class... P>
@@ -324,12 +324,7 @@ requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror_view(co
                 std::is_same_v<typename V::value_type, typename V::non_const_value_type>) {
     return v;
   } else {
-    auto storage = create_mirror_view(s, v.impl_view());
-    using S = decltype(storage);
-    DynRankView<typename S::value_type, typename S::array_layout, typename S::device_type> m;
-    m.impl_view() = storage;
-    m.impl_set_rank(v.rank());
-    return m;
+    return impl::dyn_rank_like(v, create_mirror_view(s, v.impl_view()));
   }
 }
 template <class D, class... P>
@@ -339,12 +334,7 @@ auto create_mirror_view(const DynRankView<D, P...>& v) {
 template <class Space, class D, class... P>
 requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror_view_and_copy(const Space& s,
                                                                                        const DynRankView<D, P...>& v) {
-  auto storage = create_mirror_view_and_copy(s, v.impl_view());
-  using S = decltype(storage);
-  DynRankView<typename S::value_type, typename S::array_layout, typename S::device_type> m;
-  m.impl_view() = storage;
-  m.impl_set_rank(v.rank());
-  return m;
+  return impl::dyn_rank_like(v, create_mirror_view_and_copy(s, v.impl_view()));
 }
 
 // ---- deep_copy: DynRankView to and from DynRankViews and Views of the same rank and extents, and a scalar ----
