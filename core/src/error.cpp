@@ -1,4 +1,5 @@
 // weft::Error helpers and formatted failure messages for views, policies and teams.
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -46,7 +47,22 @@ void throw_view_error(std::string_view label, const std::string& what) {
   throw Error("weft::View " + quote(label) + ": " + what);
 }
 
-void throw_policy_error(const std::string& what) { throw Error(what); }
+namespace {
+std::atomic<bool> g_kokkos_error_style{false};
+}
+void set_kokkos_error_style(bool on) noexcept { g_kokkos_error_style.store(on, std::memory_order_relaxed); }
+bool kokkos_error_style() noexcept { return g_kokkos_error_style.load(std::memory_order_relaxed); }
+
+void throw_policy_error(const std::string& what) {
+  if (kokkos_error_style()) {
+    // The program names Kokkos::RangePolicy: so does the message.
+    const std::string m = what.rfind("weft::", 0) == 0 ? "Kokkos::" + what.substr(6) : what;
+    std::fprintf(stderr, "%s\n", m.c_str());
+    std::fflush(stderr);
+    std::abort();
+  }
+  throw Error(what);
+}
 void throw_launch_bounds_error(const char* label, unsigned threads, unsigned max_threads) {
   throw Error("kernel \"" + std::string(label) + "\": a block of " + std::to_string(threads) +
               " threads is over the policy's LaunchBounds of " + std::to_string(max_threads) +

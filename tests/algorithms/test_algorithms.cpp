@@ -96,6 +96,25 @@ TEST_CASE_TEMPLATE("sort: arithmetic keys by radix, against std::stable_sort", E
   run(std::int16_t{}, 5);
 }
 
+TEST_CASE_TEMPLATE("sort of a DynamicView's range, across chunk boundaries, against std::sort", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  const std::size_t n = 5000, b = 700, e = 4100;  // chunks of 1024: the range starts and ends inside chunks
+  auto h = random_keys<std::uint32_t>(n, 31);
+  auto v = device_copy<weft::View<std::uint32_t*, typename E::memory_space>>("keys", h);
+  weft::DynamicView<std::uint32_t*, E> d("dyn keys", 1000, 2 * n);
+  d.resize_serial(n);
+  weft::deep_copy(d, v);
+  weft::sort(E(), d, b, e);
+  std::sort(h.begin() + b, h.begin() + e);
+  weft::deep_copy(v, d);
+  const auto got = host_vector(v);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i) bad += got[i] != h[i];
+  CHECK(bad == 0);
+  CHECK_THROWS_WITH_AS(weft::sort(E(), d, 10, n + 1), doctest::Contains("is not inside \"dyn keys\" (5000 elements)"),
+                       weft::Error);
+}
+
 TEST_CASE("sort_by_key of 10^7 double keys with many duplicates on the default host space (the issue's size)") {
   using E = weft::DefaultHostExecutionSpace;
   const std::size_t n = 10000000;

@@ -4,14 +4,20 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
 #include <Kokkos_DynRankView.hpp>
+#include <Kokkos_DynamicView.hpp>
+#include <Kokkos_NumericTraits.hpp>
 #include <Kokkos_Random.hpp>
 #include <Kokkos_ScatterView.hpp>
 #include <Kokkos_Sort.hpp>
 #include <Kokkos_UnorderedMap.hpp>
 
 #include <cinttypes>
+#include <cmath>
 #include <complex>
+#include <limits>
+#include <new>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -514,6 +520,9 @@ TEST_CASE_TEMPLATE("policies: class and enum bounds, short MDRange tiles, unsign
       Kokkos::RangePolicy<E>(Bound(3), NX), KOKKOS_LAMBDA(int i, long& a) { a += i; }, s);
   CHECK(s == 3 + 4 + 5);
   const int seven = 7;
+  // Through the drop-in a misused policy aborts, as in Kokkos (tests/compat/kokkos_policy_abort.cpp checks that);
+  // here it is turned back to weft::Error to test the checks themselves.
+  weft::impl::set_kokkos_error_style(false);
   CHECK_THROWS_WITH_AS(Kokkos::RangePolicy<E>(0, LossyBound(&seven)), doctest::Contains("unsafe implicit conversion"),
                        weft::Error);
   // One tile size for a rank-2 policy: the other is chosen.
@@ -524,7 +533,10 @@ TEST_CASE_TEMPLATE("policies: class and enum bounds, short MDRange tiles, unsign
       md, KOKKOS_LAMBDA(long, long, long& a) { a += 1; }, cells);
   CHECK(cells == 4 * 5);
   using Unsigned = Kokkos::MDRangePolicy<E, Kokkos::Rank<2>, Kokkos::IndexType<unsigned>>;
-  CHECK_THROWS_WITH_AS(Unsigned({-1, 0}, {2, 3}), doctest::Contains("does not fit the index type"), weft::Error);
+  CHECK_THROWS_WITH_AS(Unsigned({-1, 0}, {2, 3}),
+                       doctest::Contains("an unsafe implicit conversion is performed on a bound (-1) in dimension (0)"),
+                       weft::Error);
+  weft::impl::set_kokkos_error_style(true);
   CHECK(Kokkos::TeamPolicy<E>(4, 1).chunk_size() == 1);
   CHECK(Kokkos::TeamPolicy<E>(4, 1).set_chunk_size(3).chunk_size() == 3);
 }
@@ -1037,3 +1049,94 @@ TEST_CASE_TEMPLATE(
 }
 
 }  // namespace
+
+namespace {
+struct PoisonCopy {  // Kokkos's TestViewAPI: a functor whose copy throws std::bad_alloc
+  Kokkos::View<double*, Kokkos::HostSpace> v;
+  explicit PoisonCopy(Kokkos::View<double*, Kokkos::HostSpace> x) : v(x) {}
+  PoisonCopy(const PoisonCopy& o) : v(o.v) { throw std::bad_alloc(); }
+  void operator()(int) const {}
+};
+struct MyError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+}  // namespace
+
+TEST_CASE_TEMPLATE("through the drop-in a functor's exception reaches the caller as itself, as in Kokkos", E,
+                   WEFT_TEST_HOST_SPACES) {
+  Kokkos::View<double*, Kokkos::HostSpace> v("v", 10);
+  CHECK_THROWS_AS(Kokkos::parallel_for(Kokkos::RangePolicy<E>(0, 10), PoisonCopy(v)), std::bad_alloc);
+  CHECK(v.use_count() == 1);  // the throwing copies released their references
+  CHECK_THROWS_WITH_AS(Kokkos::parallel_for("thrower", Kokkos::RangePolicy<E>(0, 100),
+                                            [](int i) {
+                                              if (i == 37) throw MyError("item 37");
+                                            }),
+                       "item 37", MyError);
+  // The same kernel written against Weft (the style off) gets weft::Error naming the kernel, the original nested.
+  weft::impl::set_kokkos_error_style(false);
+  try {
+    weft::parallel_for("thrower", weft::RangePolicy<E>(0, 100), [](int i) {
+      if (i == 37) throw MyError("item 37");
+    });
+    FAIL("no exception");
+  } catch (const weft::Error& e) {
+    CHECK(std::string(e.what()).find("kernel \"thrower\" threw: item 37") != std::string::npos);
+    CHECK_THROWS_AS(std::rethrow_if_nested(e), MyError);
+  }
+  weft::impl::set_kokkos_error_style(true);
+}
+
+namespace {
+struct CountHolder {
+  static const int N = 17;  // declared, never defined: a count taken by reference would not link
+};
+}  // namespace
+
+TEST_CASE_TEMPLATE("Kokkos names: DynamicView, a static const count, numeric traits and math on half types", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  namespace KE = Kokkos::Experimental;
+  KE::DynamicView<int*, E> d("d", 16, 1000);
+  d.resize_serial(CountHolder::N);
+  Kokkos::parallel_for(
+      CountHolder::N, KOKKOS_LAMBDA(int i) { d(i) = 2 * i; });
+  long s = 0;
+  Kokkos::parallel_reduce(
+      "sum", CountHolder::N, KOKKOS_LAMBDA(int i, long& a) { a += d(i); }, s);
+  CHECK(s == 17 * 16);
+  long total = 0;
+  Kokkos::parallel_scan(
+      CountHolder::N, KOKKOS_LAMBDA(int i, long& u, bool) { u += i; }, total);
+  CHECK(total == 17 * 16 / 2);
+  // binary16 and bfloat16 values of the traits
+  CHECK(float(KE::epsilon_v<KE::half_t>) == 0.0009765625f);
+  CHECK(float(KE::epsilon_v<KE::bhalf_t>) == 0.0078125f);
+  CHECK(float(KE::finite_max_v<KE::half_t>) == 65504.f);
+  CHECK(float(KE::finite_min_v<KE::half_t>) == -65504.f);
+  CHECK(float(KE::norm_min_v<KE::half_t>) == 6.103515625e-05f);
+  CHECK(float(KE::denorm_min_v<KE::half_t>) == 5.9604644775390625e-08f);
+  CHECK(float(KE::norm_min_v<KE::bhalf_t>) == std::numeric_limits<float>::min());
+  CHECK(std::isinf(float(KE::infinity_v<KE::bhalf_t>)));
+  CHECK(std::isnan(float(KE::quiet_NaN_v<KE::half_t>)));
+  CHECK(KE::digits_v<KE::half_t> == 11);
+  CHECK(KE::max_exponent_v<KE::bhalf_t> == 128);
+  CHECK(KE::epsilon_v<double> == std::numeric_limits<double>::epsilon());
+  CHECK(KE::finite_max_v<int> == std::numeric_limits<int>::max());
+  // math on half types: computed in float, rounded to the half type; checked in a kernel against float's result
+  static_assert(std::is_same_v<decltype(Kokkos::sin(KE::half_t(1.f))), KE::half_t>);
+  static_assert(std::is_same_v<decltype(Kokkos::pow(KE::half_t(1.f), KE::bhalf_t(2.f))), KE::half_t>);
+  static_assert(std::is_same_v<decltype(Kokkos::pow(2, KE::bhalf_t(2.f))), double>);
+  static_assert(std::is_same_v<decltype(Kokkos::isnan(KE::half_t(1.f))), bool>);
+  int bad = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<E>(1, 50),
+      KOKKOS_LAMBDA(int i, int& b) {
+        const float x = 0.07f * float(i);
+        const KE::half_t h(x);
+        const float ref = Kokkos::exp(float(h)), got = float(Kokkos::exp(h));
+        b += Kokkos::fabs(got - ref) > 0.001f * ref;          // half's rounding
+        b += float(Kokkos::abs(KE::half_t(-x))) != float(h);  // sign bit only
+        b += Kokkos::fabs(float(Kokkos::hypot(h, h)) - Kokkos::sqrt(2.f) * float(h)) > 0.002f * float(h) + 1e-4f;
+      },
+      bad);
+  CHECK(bad == 0);
+}

@@ -667,3 +667,73 @@ TEST_CASE_TEMPLATE(
 }
 
 }  // namespace
+
+TEST_CASE_TEMPLATE("DynamicView: chunks, growth keeps the elements, copies see resizes, deep_copy, errors", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using DV = weft::DynamicView<double*, E>;
+  DV d("dyn", 1000, 20000);  // chunks of 1024, 20 of them
+  CHECK(d.is_allocated());
+  CHECK(d.chunk_size() == 1024);
+  CHECK(d.chunk_max() == 20);
+  CHECK(d.size() == 0);
+  CHECK(d.label() == "dyn");
+  CHECK_FALSE(DV().is_allocated());
+  std::mt19937 gen(2024);
+  const std::size_t n1 = 1500 + gen() % 3000, n2 = n1 + 5000 + gen() % 8000;
+  d.resize_serial(n1);
+  CHECK(d.size() == n1);
+  CHECK(d.extent(0) == n1);
+  CHECK(d.allocation_extent() == ((n1 + 1023) / 1024) * 1024);
+  // a kernel fills it from a seeded View; a reduction reads it back
+  const auto vals = weft_test::random_values<double>(n2, 99);
+  weft::View<double*, E> src("src", n2);
+  {
+    auto h = weft::create_mirror_view(src);
+    for (std::size_t i = 0; i < n2; ++i) h(i) = vals[i];
+    weft::deep_copy(src, h);
+  }
+  weft::parallel_for(
+      "fill", weft::RangePolicy<E>(0, n1), WEFT_LAMBDA(int i) { d(i) = src(i); });
+  double sum = 0, ref = 0;
+  weft::parallel_reduce(
+      "sum", weft::RangePolicy<E>(0, n1), WEFT_LAMBDA(int i, double& a) { a += d(i); }, sum);
+  for (std::size_t i = 0; i < n1; ++i) ref += vals[i];
+  CHECK(sum == doctest::Approx(ref).epsilon(1e-12));
+  // a copy made before the resize sees it; the kept elements stay, the new ones are zero
+  const DV copy = d;
+  weft::DynamicView<const double*, E> ro = d;
+  CHECK(d.use_count() == 3);
+  d.resize_serial(n2);
+  CHECK(copy.size() == n2);
+  CHECK(ro.size() == n2);
+  weft::View<double*, E> out("out", n2);
+  weft::deep_copy(out, ro);
+  auto ho = weft_test::on_host(out);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < n2; ++i) bad += ho(i) != (i < n1 ? vals[i] : 0.0);
+  CHECK(bad == 0);
+  // deep_copy View -> DynamicView -> DynamicView of another chunk size -> host mirror
+  weft::deep_copy(d, src);
+  weft::DynamicView<double*, E> other("other", 300, n2);  // chunks of 512
+  other.resize_serial(n2);
+  weft::deep_copy(other, d);
+  auto m = weft::create_mirror(other);
+  static_assert(std::is_same_v<typename decltype(m)::memory_space, weft::HostSpace>);
+  CHECK(m.size() == n2);
+  weft::deep_copy(m, other);
+  bad = 0;
+  for (std::size_t i = 0; i < n2; ++i) bad += m(i) != vals[i];
+  CHECK(bad == 0);
+  // shrinking frees whole chunks and every copy sees the new size
+  d.resize_serial(700);
+  CHECK(copy.size() == 700);
+  CHECK(d.allocation_extent() == 1024);
+  d.resize_serial(0);
+  CHECK(d.allocation_extent() == 0);
+  // errors name the view, the sizes and what to do
+  CHECK_THROWS_WITH_AS(
+      d.resize_serial(20481),
+      doctest::Contains("\"dyn\": resize_serial(20481) exceeds its 20480 elements (20 chunks of 1024)"), weft::Error);
+  CHECK_THROWS_WITH_AS(d.resize_serial(-1), doctest::Contains("is negative"), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::deep_copy(d, src), doctest::Contains("\"dyn\" has 0 elements and \"src\""), weft::Error);
+}

@@ -114,9 +114,15 @@ TEST_CASE_TEMPLATE("index types int and int64 and unsigned, and a plain count", 
   long sd = 0;
   for (int i = 0; i < n; ++i) sd += hd(i);
   CHECK(sd == 3L * (long(n) * (n - 1) / 2));
-  CHECK_THROWS_WITH_AS(weft::RangePolicy<E>(5, 3), doctest::Contains("begin (5) is greater than end (3)"), weft::Error);
+  CHECK_THROWS_WITH_AS(
+      weft::RangePolicy<E>(5, 3),
+      doctest::Contains("RangePolicy bounds error: The lower bound (5) is greater than the upper bound (3)."),
+      weft::Error);
   CHECK_THROWS_WITH_AS((weft::RangePolicy<E, weft::IndexType<int>>(0, std::int64_t(1) << 40)),
-                       doctest::Contains("does not fit the index type"), weft::Error);
+                       doctest::Contains("an unsafe implicit conversion is performed on a bound (1099511627776)"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS((weft::RangePolicy<E, weft::IndexType<std::uint64_t>>(-1, 3)),
+                       doctest::Contains("on a bound (-1)"), weft::Error);
 }
 
 TEST_CASE_TEMPLATE("work tags select the operator", E, WEFT_TEST_EXEC_SPACES) {
@@ -186,7 +192,11 @@ TEST_CASE_TEMPLATE("MDRangePolicy ranks 2..6 with tiles that do not divide the e
       weft::MDRangePolicy<E, weft::Rank<2>>({2, 0}, {2, 4}), WEFT_LAMBDA(int i, int j) { empty(i, j) = 1; });
   CHECK(weft_test::on_host(empty)(2, 0) == 0);
   CHECK_THROWS_WITH_AS((weft::MDRangePolicy<E, weft::Rank<2>>({3, 0}, {2, 4})),
-                       doctest::Contains("lower bound 3 > upper bound 2 in dimension 0"), weft::Error);
+                       doctest::Contains("The lower bound (3) is greater than its upper bound (2) in dimension 0."),
+                       weft::Error);
+  // Several bad dimensions: the innermost is named (Iterate::Right: the last), as Kokkos does.
+  CHECK_THROWS_WITH_AS((weft::MDRangePolicy<E, weft::Rank<2>>({3, 9}, {2, 4})), doctest::Contains("in dimension 1."),
+                       weft::Error);
 }
 
 TEST_CASE_TEMPLATE("MDRange iteration order: Right makes the last index fastest", E, weft::Serial) {

@@ -297,6 +297,55 @@ TEST_CASE_TEMPLATE("team and thread scratch, levels 0 and 1, at and over the lim
                        doctest::Contains("level 2 does not exist"), weft::Error);
 }
 
+struct Three {  // 24 bytes: Kokkos puts a scratch View of it at a multiple of 24
+  double x, y, z;
+};
+
+TEST_CASE_TEMPLATE(
+    "scratch as Kokkos gives it: get_shmem returns nullptr when exhausted, Views aligned to their "
+    "element, large level-1 scratch on the host",
+    E, WEFT_TEST_EXEC_SPACES) {
+  using member = typename weft::TeamPolicy<E>::member_type;
+  weft::View<int*, E> got("got", 4);
+  using SV = weft::View<Three*, weft::ScratchMemorySpace<E>, weft::MemoryUnmanaged>;
+  using IV = weft::View<int*, weft::ScratchMemorySpace<E>, weft::MemoryUnmanaged>;
+  CHECK(SV::shmem_size(11) == 11 * sizeof(Three) + sizeof(Three));
+  weft::parallel_for(
+      "kokkos_scratch", weft::TeamPolicy<E>(1, 1).set_scratch_size(0, weft::PerTeam(64)), WEFT_LAMBDA(const member& m) {
+        void* a = m.team_scratch(0).get_shmem(48);
+        void* b = m.team_scratch(0).get_shmem(32);  // 48 + 32 > 64: nullptr, nothing taken
+        void* c = m.team_scratch(0).get_shmem(16);  // the last 16 bytes
+        void* d = m.team_scratch(0).get_shmem(1);
+        got(0) = a != nullptr && b == nullptr && c != nullptr && d == nullptr;
+      });
+  weft::parallel_for(
+      "aligned_scratch",
+      weft::TeamPolicy<E>(2, 1).set_scratch_size(0, weft::PerTeam(IV::shmem_size(1) + SV::shmem_size(11))),
+      WEFT_LAMBDA(const member& m) {
+        IV small(m.team_scratch(0), 1);
+        SV a(m.team_scratch(0), 11);
+        small(0) = 1;
+        a(10).z = 2.0;
+        if (m.league_rank() == 0) got(1) = reinterpret_cast<std::uintptr_t>(a.data()) % sizeof(Three) == 0 ? 1 : 0;
+      });
+  auto h = weft_test::on_host(got);
+  CHECK(h(0) == 1);
+  CHECK(h(1) == 1);
+  if constexpr (E::impl_is_host_space) {
+    // Level 1 is heap memory on the host: 1 GiB for one team is given (only the touched pages are used).
+    const std::size_t big = std::size_t(1) << 30;
+    weft::parallel_for("big_level1", weft::TeamPolicy<E>(1, 1).set_scratch_size(1, weft::PerTeam(big)),
+                       [&](const member& m) {
+                         char* p = static_cast<char*>(m.team_scratch(1).get_shmem(big));
+                         p[0] = 1, p[big - 1] = 2;
+                         h(2) = p[0] + p[big - 1];
+                         h(3) = m.team_scratch(1).get_shmem(8) == nullptr;
+                       });
+    CHECK(h(2) == 3);
+    CHECK(h(3) == 1);
+  }
+}
+
 }  // namespace
 
 namespace {

@@ -1,6 +1,7 @@
 // View: construction, ranks 0..8, static extents, layouts, subviews, deep_copy, mirrors, resize,
 // reference counting, unmanaged and atomic views, and the errors a user can cause.
 #include <numeric>
+#include <random>
 #include <string>
 
 #include "test_common.hpp"
@@ -121,6 +122,47 @@ TEST_CASE_TEMPLATE("subview with integers, ALL and ranges keeps the right layout
                        weft::Error);
   CHECK_THROWS_WITH_AS(weft::subview(left, weft::ALL, std::pair<int, int>(-2, 3)),
                        doctest::Contains("subview argument 1 is negative (-2)"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("subview keeps compile-time extents and the parent's memory traits as Kokkos does", E,
+                   WEFT_TEST_HOST_SPACES) {
+  // ALL over a compile-time extent keeps it in the type; a range (or ALL over a runtime extent) gives a runtime one,
+  // and runtime extents come first, so a runtime dimension turns the kept ones to its left into runtime ones.
+  weft::View<int* [10][5][2], E> a("a", 20);
+  weft::View<int[6][7][8], E> b("b");
+  using weft::ALL;
+  const auto r = weft::make_pair(0, 1);
+  static_assert(std::is_same_v<typename decltype(weft::subview(a, 0, ALL, ALL, ALL))::data_type, int[10][5][2]>);
+  static_assert(std::is_same_v<typename decltype(weft::subview(a, 0, 0, ALL, 0))::data_type, int[5]>);
+  static_assert(std::is_same_v<typename decltype(weft::subview(a, ALL, 0, ALL, ALL))::data_type, int* [5][2]>);
+  static_assert(std::is_same_v<typename decltype(weft::subview(a, ALL, 0, ALL, r))::data_type, int***>);
+  static_assert(std::is_same_v<typename decltype(weft::subview(a, ALL, 0, r, ALL))::data_type, int** [2]>);
+  static_assert(std::is_same_v<typename decltype(weft::subview(b, r, ALL, ALL))::data_type, int* [7][8]>);
+  static_assert(std::is_same_v<typename decltype(weft::subview(b, 1, 2, 3))::data_type, int>);
+  // The elements are those of the parent, whatever the type.
+  std::mt19937 gen(77);
+  for (std::size_t i = 0; i < a.size(); ++i) a.data()[i] = static_cast<int>(gen() % 1000);
+  auto s = weft::subview(a, 7, ALL, 3, ALL);
+  static_assert(decltype(s)::rank_dynamic == 0 && decltype(s)::rank == 2);
+  CHECK(s.extent(0) == 10);
+  CHECK(s.extent(1) == 2);
+  for (int i = 0; i < 10; ++i)
+    for (int j = 0; j < 2; ++j) CHECK(s(i, j) == a(7, i, 3, j));
+  auto t = weft::subview(a, weft::make_pair(3, 9), 4, ALL, ALL);
+  static_assert(std::is_same_v<typename decltype(t)::data_type, int* [5][2]>);
+  CHECK(t.extent(0) == 6);
+  CHECK(t(5, 4, 1) == a(8, 4, 4, 1));
+  weft::View<const int**, weft::LayoutStride, E> dyn = s;  // to runtime extents
+  CHECK(dyn(9, 1) == a(7, 9, 3, 1));
+  // Memory traits: the parent's, less Aligned.
+  weft::View<double*, E> base("base", 8);
+  using Traits = weft::MemoryTraits<weft::Unmanaged | weft::RandomAccess | weft::Aligned>;
+  weft::View<double*, E, Traits> u(base.data(), 8);
+  auto su = weft::subview(u, weft::make_pair(2, 5));
+  static_assert(decltype(su)::memory_traits::impl_value == (weft::Unmanaged | weft::RandomAccess));
+  static_assert(decltype(weft::subview(base, ALL))::memory_traits::impl_value == 0);
+  // void in a View's properties means the default.
+  static_assert(std::is_same_v<typename weft::View<int*, weft::LayoutLeft, E, void>::array_layout, weft::LayoutLeft>);
 }
 
 TEST_CASE_TEMPLATE("deep_copy between layouts, strided subviews and scalars", E, WEFT_TEST_HOST_SPACES) {

@@ -1,4 +1,3 @@
-// Kokkos_DynamicView.hpp of Weft's Kokkos drop-in: not provided.
+// Kokkos_DynamicView.hpp of Weft's Kokkos drop-in: Kokkos::Experimental::DynamicView (weft::DynamicView).
 #pragma once
-#error \
-    "Kokkos_DynamicView.hpp: Kokkos::Experimental::DynamicView is not provided by Weft's Kokkos compatibility layer (docs/kokkos.md lists what is)"
+#include <weft/compat/kokkos.hpp>

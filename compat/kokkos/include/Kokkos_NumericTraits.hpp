@@ -1,4 +1,3 @@
-// Kokkos_NumericTraits.hpp of Weft's Kokkos drop-in: not provided.
+// Kokkos_NumericTraits.hpp of Weft's Kokkos drop-in: Kokkos::Experimental's numeric traits (epsilon, finite_max, ...).
 #pragma once
-#error \
-    "Kokkos_NumericTraits.hpp: Kokkos::Experimental's numeric traits (finite_max, epsilon, ...) is not provided by Weft's Kokkos compatibility layer (docs/kokkos.md lists what is)"
+#include <weft/compat/kokkos.hpp>

@@ -6,6 +6,7 @@
 #include <weft/containers/complex.hpp>
 #include <weft/containers/dual_view.hpp>
 #include <weft/containers/dyn_rank_view.hpp>
+#include <weft/containers/dynamic_view.hpp>
 #include <weft/containers/scatter_view.hpp>
 #include <weft/containers/simd.hpp>
 #include <weft/containers/unique_token.hpp>

@@ -304,18 +304,19 @@ constexpr bool deep_copy_touches_device() {
 }  // namespace impl
 
 namespace impl {
-/// A DynRankView (containers/dyn_rank_view.hpp): its own deep_copy overloads take it, these below do not.
+/// A DynRankView or a DynamicView (containers/): their own deep_copy overloads take them, these below do not.
 template <class T>
-concept DynRankLike = requires {
+concept HasOwnDeepCopy = requires {
   typename T::impl_dyn_rank_tag;
-};
+}
+|| requires { typename T::impl_own_deep_copy_tag; };
 }  // namespace impl
 
 /// Copies src into dst (same shape, any layouts) or sets every element of dst to a scalar, as Kokkos does: when
 /// device memory is involved it first waits for all outstanding work on every instance, and it returns when
 /// the copy is done.
 template <class D1, class... P1, class Src>
-requires(!impl::DynRankLike<Src>) void deep_copy(const View<D1, P1...>& dst, const Src& src) {
+requires(!impl::HasOwnDeepCopy<Src>) void deep_copy(const View<D1, P1...>& dst, const Src& src) {
   using DV = View<D1, P1...>;
   using Exec = impl::exec_for_memory_t<typename DV::memory_space>;
   impl::check_initialized("deep_copy", dst.label());
@@ -340,7 +341,7 @@ requires(!impl::DynRankLike<Src>) void deep_copy(const View<D1, P1...>& dst, con
 }
 /// Enqueues the copy (or fill) on `exec` and returns; nothing else is fenced.
 template <ExecutionSpace E, class D1, class... P1, class Src>
-requires(!impl::DynRankLike<Src>) void deep_copy(const E& exec, const View<D1, P1...>& dst, const Src& src) {
+requires(!impl::HasOwnDeepCopy<Src>) void deep_copy(const E& exec, const View<D1, P1...>& dst, const Src& src) {
   impl::check_initialized("deep_copy", dst.label());
   impl::DeepCopyEvent<View<D1, P1...>, Src> profile(dst, src);
   if constexpr (is_view_v<Src>)
@@ -351,7 +352,7 @@ requires(!impl::DynRankLike<Src>) void deep_copy(const E& exec, const View<D1, P
 /// deep_copy(exec, scalar, rank-0 view): reads the single element in exec's stream order (a device source is read
 /// after the work enqueued on exec; exec is waited for).
 template <ExecutionSpace E, class T, class D1, class... P1>
-requires(!is_view_v<T> && !impl::DynRankLike<T>) void deep_copy(const E& exec, T& dst, const View<D1, P1...>& src) {
+requires(!is_view_v<T> && !impl::HasOwnDeepCopy<T>) void deep_copy(const E& exec, T& dst, const View<D1, P1...>& src) {
   using SV = View<D1, P1...>;
   static_assert(SV::R == 0, "weft::deep_copy(exec, scalar, view) needs a rank-0 view");
   using SM = typename SV::memory_space;
@@ -363,8 +364,8 @@ requires(!is_view_v<T> && !impl::DynRankLike<T>) void deep_copy(const E& exec, T
 }
 /// deep_copy(scalar, rank-0 view): reads the single element (after all outstanding work, from device memory).
 template <class T, class D1, class... P1>
-requires(!is_view_v<T> && !ExecutionSpace<T> && !impl::DynRankLike<T>) void deep_copy(T& dst,
-                                                                                      const View<D1, P1...>& src) {
+requires(!is_view_v<T> && !ExecutionSpace<T> && !impl::HasOwnDeepCopy<T>) void deep_copy(T& dst,
+                                                                                         const View<D1, P1...>& src) {
   using SV = View<D1, P1...>;
   static_assert(SV::R == 0, "weft::deep_copy(scalar, view) needs a rank-0 view");
   using SM = typename SV::memory_space;

@@ -17,6 +17,12 @@ namespace impl {
 [[noreturn]] void throw_error(const std::string& message);
 /// Prints "weft: <message>" to stderr and aborts; used where throwing is impossible (inside kernels).
 [[noreturn]] void abort_with(const char* message) noexcept;
+/// Kokkos's way with errors, which the Kokkos drop-in's headers turn on so that a Kokkos program fails as under
+/// Kokkos (and Kokkos's death tests pass): a misused policy (an invalid RangePolicy or MDRangePolicy) prints its
+/// message, naming Kokkos::RangePolicy, and aborts; an exception a functor throws on a host backend reaches the
+/// caller as itself. Programs written against <weft/...> get weft::Error for both (the kernel's exception nested).
+void set_kokkos_error_style(bool on) noexcept;
+bool kokkos_error_style() noexcept;
 
 inline std::string quote(std::string_view s) {
   std::string r;

@@ -66,12 +66,12 @@ class Float16 {
   WEFT_INLINE_FUNCTION explicit Float16(int i) : bits_(Traits::from(static_cast<float>(i))) {}
   WEFT_INLINE_FUNCTION operator float() const { return Traits::to(bits_); }
   WEFT_INLINE_FUNCTION explicit operator double() const { return Traits::to(bits_); }
-  WEFT_INLINE_FUNCTION static Float16 from_bits(bits_type b) {
+  WEFT_INLINE_FUNCTION static constexpr Float16 from_bits(bits_type b) {
     Float16 h;
     h.bits_ = b;
     return h;
   }
-  WEFT_INLINE_FUNCTION bits_type bits() const { return bits_; }
+  WEFT_INLINE_FUNCTION constexpr bits_type bits() const { return bits_; }
   WEFT_INLINE_FUNCTION Float16& operator+=(float o) { return *this = Float16(float(*this) + o); }
   WEFT_INLINE_FUNCTION Float16& operator-=(float o) { return *this = Float16(float(*this) - o); }
   WEFT_INLINE_FUNCTION Float16& operator*=(float o) { return *this = Float16(float(*this) * o); }

@@ -59,8 +59,6 @@ concept ExecutionPolicy = requires {
   typename P::policy;
 }
 &&std::is_same_v<typename P::policy, P>;
-template <class P>
-concept PolicyOrCount = ExecutionPolicy<P> || std::is_integral_v<P>;
 
 /// An integer count n becomes RangePolicy<>(0, n).
 template <class P>
@@ -212,7 +210,7 @@ void profiled(tools::Kind kind, std::string_view label, const char* type_name, c
 }  // namespace impl
 
 // ---- parallel_for --------------------------------------------------------------------------------------
-template <impl::PolicyOrCount P, class F>
+template <impl::ExecutionPolicy P, class F>
 inline void parallel_for(std::string_view label, const P& policy, const F& f) {
   const auto p = impl::with_functor_scratch(impl::to_policy(policy), f);
   using Policy = std::remove_cvref_t<decltype(p)>;
@@ -226,9 +224,19 @@ inline void parallel_for(std::string_view label, const P& policy, const F& f) {
     impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute();
   }
 }
-template <impl::PolicyOrCount P, class F>
+template <impl::ExecutionPolicy P, class F>
 inline void parallel_for(const P& policy, const F& f) {
   parallel_for(std::string_view(), policy, f);
+}
+/// A count n runs RangePolicy<>(0, n). Counts are taken by value, as Kokkos takes them: a `static const` data member
+/// with no definition outside its class is then not odr-used (no "undefined reference" at link time).
+template <std::integral I, class F>
+inline void parallel_for(std::string_view label, I n, const F& f) {
+  parallel_for(label, RangePolicy<>(0, n), f);
+}
+template <std::integral I, class F>
+inline void parallel_for(I n, const F& f) {
+  parallel_for(std::string_view(), RangePolicy<>(0, n), f);
 }
 
 // ---- parallel_reduce -------------------------------------------------------------------------------------
@@ -275,7 +283,7 @@ auto make_reduce_adaptor(const F& f, Results&... results) {
 }
 }  // namespace impl
 
-template <impl::PolicyOrCount P, class F, class... Results>
+template <impl::ExecutionPolicy P, class F, class... Results>
 inline void parallel_reduce(std::string_view label, const P& policy, const F& f, Results&&... results) {
   constexpr bool non_const = (!std::is_const_v<std::remove_reference_t<Results>> && ...);
   static_assert(non_const,
@@ -302,9 +310,17 @@ inline void parallel_reduce(std::string_view label, const P& policy, const F& f,
     }
   }
 }
-template <impl::PolicyOrCount P, class F, class... Results>
+template <impl::ExecutionPolicy P, class F, class... Results>
 inline void parallel_reduce(const P& policy, const F& f, Results&&... results) {
   parallel_reduce(std::string_view(), policy, f, static_cast<Results&&>(results)...);
+}
+template <std::integral I, class F, class... Results>
+inline void parallel_reduce(std::string_view label, I n, const F& f, Results&&... results) {
+  parallel_reduce(label, RangePolicy<>(0, n), f, static_cast<Results&&>(results)...);
+}
+template <std::integral I, class F, class... Results>
+inline void parallel_reduce(I n, const F& f, Results&&... results) {
+  parallel_reduce(std::string_view(), RangePolicy<>(0, n), f, static_cast<Results&&>(results)...);
 }
 
 // ---- parallel_scan ---------------------------------------------------------------------------------------
@@ -333,7 +349,7 @@ void run_scan(std::string_view label, const Policy& p, const F& f, const Adaptor
 
 /// Exclusive prefix scan: f(i, update, final) adds its contribution to `update`; on the final pass
 /// `update` holds the sum of the contributions of the indices before i. `total` receives the sum of all.
-template <impl::PolicyOrCount P, class F, class Total>
+template <impl::ExecutionPolicy P, class F, class Total>
 inline void parallel_scan(std::string_view label, const P& policy, const F& f, Total& total) {
   static_assert(!std::is_const_v<Total>, "weft::parallel_scan: the total argument is const");
   const auto p = impl::to_policy(policy);
@@ -360,7 +376,7 @@ inline void parallel_scan(std::string_view label, const P& policy, const F& f, T
     impl::run_scan(label, p, f, impl::ReducerAdaptor<Sum<Total>>{Sum<Total>(total)});
   }
 }
-template <impl::PolicyOrCount P, class F>
+template <impl::ExecutionPolicy P, class F>
 inline void parallel_scan(std::string_view label, const P& policy, const F& f) {
   if constexpr (impl::ReducingFunctor<F>) {
     const auto p = impl::to_policy(policy);
@@ -376,9 +392,17 @@ inline void parallel_scan(std::string_view label, const P& policy, const F& f) {
     parallel_scan(label, policy, f, discarded);
   }
 }
-template <impl::PolicyOrCount P, class F, class... Total>
+template <impl::ExecutionPolicy P, class F, class... Total>
 requires(sizeof...(Total) <= 1) inline void parallel_scan(const P& policy, const F& f, Total&... total) {
   parallel_scan(std::string_view(), policy, f, total...);
+}
+template <std::integral I, class F, class... Total>
+requires(sizeof...(Total) <= 1) inline void parallel_scan(std::string_view label, I n, const F& f, Total&... total) {
+  parallel_scan(label, RangePolicy<>(0, n), f, total...);
+}
+template <std::integral I, class F, class... Total>
+requires(sizeof...(Total) <= 1) inline void parallel_scan(I n, const F& f, Total&... total) {
+  parallel_scan(std::string_view(), RangePolicy<>(0, n), f, total...);
 }
 
 }  // namespace weft

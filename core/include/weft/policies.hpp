@@ -161,14 +161,16 @@ class RangePolicy {
   }
 
  private:
+  // The messages are Kokkos's sentences (its death tests match them), with Weft's name for the policy.
   void init(std::int64_t b, std::int64_t e) {
+    for (const std::int64_t x : {b, e})
+      if (static_cast<std::int64_t>(static_cast<index_type>(x)) != x || (std::is_unsigned_v<index_type> && x < 0))
+        impl::throw_policy_error(
+            "weft::RangePolicy bound type error: an unsafe implicit conversion is performed on a bound (" +
+            std::to_string(x) + "), which may not preserve its original value.");
     if (b > e)
-      impl::throw_policy_error("weft::RangePolicy: begin (" + std::to_string(b) + ") is greater than end (" +
-                               std::to_string(e) + "); give begin <= end");
-    if (static_cast<std::int64_t>(static_cast<index_type>(e)) != e ||
-        static_cast<std::int64_t>(static_cast<index_type>(b)) != b)
-      impl::throw_policy_error("weft::RangePolicy: the range [" + std::to_string(b) + ", " + std::to_string(e) +
-                               ") does not fit the index type; use IndexType<std::int64_t>");
+      impl::throw_policy_error("weft::RangePolicy bounds error: The lower bound (" + std::to_string(b) +
+                               ") is greater than the upper bound (" + std::to_string(e) + ").");
     begin_ = static_cast<index_type>(b);
     end_ = static_cast<index_type>(e);
   }
@@ -230,8 +232,10 @@ class MDRangePolicy {
       upper_[k] = static_cast<std::int64_t>(upper[k]);
       for (const std::int64_t b : {lower_[k], upper_[k]})
         if (static_cast<std::int64_t>(static_cast<index_type>(b)) != b || (std::is_unsigned_v<index_type> && b < 0))
-          impl::throw_policy_error("weft::MDRangePolicy: bound " + std::to_string(b) + " of dimension " +
-                                   std::to_string(k) + " does not fit the index type; use a signed IndexType");
+          impl::throw_policy_error(
+              "weft::MDRangePolicy bound type error: an unsafe implicit conversion is performed on a bound (" +
+              std::to_string(b) + ") in dimension (" + std::to_string(k) +
+              "), which may not preserve its original value.");
       tile_[k] = k < static_cast<int>(TN) ? static_cast<std::int64_t>(tiles[k]) : 0;
     }
     user_tiles_ = true;
@@ -274,10 +278,13 @@ class MDRangePolicy {
 
  private:
   void init() {
-    for (int k = 0; k < rank; ++k) {
+    // From the innermost dimension out, as Kokkos checks (its death tests name the first one it finds).
+    for (int i = 0; i < rank; ++i) {
+      const int k = iterate_right ? rank - 1 - i : i;
       if (lower_[k] > upper_[k])
-        impl::throw_policy_error("weft::MDRangePolicy: lower bound " + std::to_string(lower_[k]) + " > upper bound " +
-                                 std::to_string(upper_[k]) + " in dimension " + std::to_string(k));
+        impl::throw_policy_error("weft::MDRangePolicy bounds error: The lower bound (" + std::to_string(lower_[k]) +
+                                 ") is greater than its upper bound (" + std::to_string(upper_[k]) + ") in dimension " +
+                                 std::to_string(k) + ".");
       if (tile_[k] < 0)
         impl::throw_policy_error("weft::MDRangePolicy: tile size " + std::to_string(tile_[k]) +
                                  " is negative in dimension " + std::to_string(k));

@@ -1,6 +1,8 @@
 // ScratchMemorySpace: the per-team / per-thread scratch a TeamPolicy reserves (levels 0 and 1).
 #pragma once
 
+#include <cstdio>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -35,20 +37,28 @@ class ScratchMemorySpace {
   }
 #endif
 
-  /// Returns `bytes` of scratch aligned to 16 bytes; aborts naming the level when the reservation is exceeded.
+  /// Returns `bytes` of scratch aligned to 16 bytes, or nullptr when the reservation has not that much left (as in
+  /// Kokkos: the caller may test it). A scratch View's constructor aborts naming the level instead.
   WEFT_INLINE_FUNCTION void* get_shmem(std::size_t bytes, int = -1) const {
     return get_shmem_aligned(bytes, alignment);
   }
+  /// As get_shmem, at an address that is a multiple of `align` (any positive number: Kokkos aligns a scratch View
+  /// of 24-byte elements to 24 bytes).
   WEFT_INLINE_FUNCTION void* get_shmem_aligned(std::size_t bytes, std::size_t align) const {
     const auto p = reinterpret_cast<std::uintptr_t>(cur_);
-    char* r = cur_ + ((align - p % align) % align);
-    if (r + bytes > end_ || r < cur_) [[unlikely]] {
-      abort_overflow(bytes, static_cast<std::size_t>(end_ - cur_));
-    }
+    const std::size_t pad = (align - p % align) % align;
+    const std::size_t left = static_cast<std::size_t>(end_ - cur_);
+    if (pad > left || bytes > left - pad) [[unlikely]]
+      return nullptr;
+    char* r = cur_ + pad;
     cur_ = r + bytes;
     return r;
   }
   WEFT_INLINE_FUNCTION std::size_t impl_remaining() const { return static_cast<std::size_t>(end_ - cur_); }
+  /// What a scratch View whose get_shmem found too little left does: print what was asked and abort.
+  WEFT_INLINE_FUNCTION void impl_abort_exhausted(std::size_t bytes) const {
+    abort_overflow(bytes, static_cast<std::size_t>(end_ - cur_));
+  }
 
  private:
   WEFT_INLINE_FUNCTION void abort_overflow(std::size_t bytes, std::size_t left) const {
@@ -59,9 +69,13 @@ class ScratchMemorySpace {
            (unsigned long long)left, level_);
     WEFT_IMPL_DEVICE_TRAP();
 #else
-    impl::abort_with(
-        "team scratch exhausted: a ScratchView or get_shmem asked for more scratch than the TeamPolicy "
-        "reserved at this level; raise set_scratch_size(level, PerTeam(bytes), PerThread(bytes))");
+    char m[320];
+    std::snprintf(m, sizeof m,
+                  "team scratch exhausted: a scratch View asked for %llu bytes with %llu left at level %d; raise "
+                  "the TeamPolicy's set_scratch_size(level, PerTeam(bytes), PerThread(bytes)) (View::shmem_size(n...) "
+                  "gives a View's bytes with its alignment)",
+                  (unsigned long long)bytes, (unsigned long long)left, level_);
+    impl::abort_with(m);
 #endif
   }
   mutable char* cur_ = nullptr;

@@ -122,9 +122,10 @@ struct ParseViewProps<Layout, Space, Traits, P, Rest...> {
   static constexpr bool is_layout = is_array_layout_v<P>;
   static constexpr bool is_traits = is_memory_traits<P>::value;
   static constexpr bool is_space = ExecutionSpace<P> || MemorySpace<P> || is_device<P>::value;
-  static_assert(is_layout || is_traits || is_space,
+  // void stands for "the default" (Kokkos accepts it in any position: View<T*, Layout, Space, void>).
+  static_assert(is_layout || is_traits || is_space || std::is_void_v<P>,
                 "weft::View: a template argument after the data type is not a layout, a memory or execution "
-                "space, a Device<> or MemoryTraits<>");
+                "space, a Device<>, MemoryTraits<> or void");
   using next = ParseViewProps<std::conditional_t<is_layout, P, Layout>, std::conditional_t<is_space, P, Space>,
                               std::conditional_t<is_traits, P, Traits>, Rest...>;
   using layout = typename next::layout;
@@ -652,9 +653,14 @@ class View {
     check_extent_count<sizeof...(N)>();
     const std::size_t e[] = {static_cast<std::size_t>(n)..., 0};
     set_extents_unchecked(e, sizeof...(N));
-    ptr_ = static_cast<pointer_type>(
-        space.get_shmem_aligned(map_.size() * sizeof(value_type), alignof(value_type) > 16 ? alignof(value_type) : 16));
+    const std::size_t bytes = map_.size() * sizeof(value_type);
+    ptr_ = static_cast<pointer_type>(space.get_shmem_aligned(bytes, scratch_alignment));
+    if (!ptr_ && bytes > 0) [[unlikely]]
+      space.impl_abort_exhausted(bytes);
   }
+  /// A scratch View starts at a multiple of its element's size (at least 16 bytes), as in Kokkos, so that code
+  /// indexing scratch as an array of elements from any base finds them whole.
+  static constexpr std::size_t scratch_alignment = sizeof(value_type) > 16 ? sizeof(value_type) : 16;
   /// Bytes of scratch a View of these extents needs (with alignment slack).
   template <impl::ViewIndex... N>
   static std::size_t shmem_size(N... n) {
@@ -662,12 +668,12 @@ class View {
     std::size_t s = sizeof(value_type);
     ((s = impl::size_mul(s, static_cast<std::size_t>(n))), ...);
     for (int k = sizeof...(N); k < R; ++k) s = impl::size_mul(s, traits::analysis::extent_at(k));
-    return impl::size_add(s, 16);
+    return impl::size_add(s, scratch_alignment);
   }
 
   /// Scratch bytes a View of this layout needs (its span, with alignment slack).
   static std::size_t shmem_size(const array_layout& layout) {
-    return impl::size_add(required_allocation_size(layout), 16);
+    return impl::size_add(required_allocation_size(layout), scratch_alignment);
   }
   /// Bytes an allocation of these extents (or of this layout) takes: the span times the element size, as
   /// Kokkos's required_allocation_size (extents as for the constructor: the runtime ones, or all of them; any
@@ -1029,6 +1035,45 @@ struct SubviewLayout {
                                             SrcLayout, LayoutStride>>;
 };
 
+/// A subview's data type, as Kokkos forms it: an ALL over a compile-time extent keeps it in the type, any other kept
+/// dimension is a runtime one, and since runtime extents must come first, a runtime dimension makes every kept
+/// dimension to its left a runtime one too (View<int*[10][5][2]> with (ALL, 0, pair, ALL) gives View<int**[2]>).
+template <class Analysis, class... Args>
+struct SubviewDataType {
+  struct Kept {
+    std::size_t ext[max_view_rank + 1]{};
+    int rank = 0;
+    int dynamic = 0;  // the leading runtime dimensions
+  };
+  static constexpr Kept kept() {
+    Kept r;
+    int k = 0;
+    auto one = [&](auto tag) {
+      using A = typename decltype(tag)::type;
+      if constexpr (is_range_arg<A>::value) {
+        const bool fixed = std::is_same_v<A, ALL_t> && k >= Analysis::rank_dynamic;
+        r.ext[r.rank] = fixed ? Analysis::extent_at(k) : 0;
+        if (!fixed) r.dynamic = r.rank + 1;
+        ++r.rank;
+      }
+      ++k;
+    };
+    (one(std::type_identity<std::decay_t<Args>>{}), ...);
+    return r;
+  }
+  static constexpr Kept info = kept();
+  template <class T, int K>
+  struct append {
+    using type = T;
+  };
+  template <class T, int K>
+  requires(K < info.rank) struct append<T, K> {
+    using type = typename append<T, K + 1>::type[info.ext[K]];
+  };
+  using type =
+      typename append<typename add_pointers<typename Analysis::value_type, info.dynamic>::type, info.dynamic>::type;
+};
+
 template <class T>
 WEFT_INLINE_FUNCTION void subview_range(const T& a, std::size_t ext, std::size_t& b, std::size_t& e) {
   using A = std::decay_t<T>;
@@ -1065,9 +1110,10 @@ auto subview(const View<D, P...>& v, const Args&... args) {
   static_assert(sizeof...(Args) == V::R, "weft::subview: give one argument (index, ALL or range) per dimension");
   using SL = impl::SubviewLayout<typename V::array_layout, V::R, Args...>;
   constexpr int SR = SL::rank;
-  using value_type = typename V::value_type;
-  using data_type = typename impl::add_pointers<value_type, SR>::type;
-  using Result = View<data_type, typename SL::type, typename V::device_type, typename V::memory_traits>;
+  using data_type = typename impl::SubviewDataType<typename V::traits::analysis, Args...>::type;
+  // The parent's memory traits less Aligned (an offset into the parent need not be aligned), as in Kokkos.
+  using Traits = MemoryTraits<V::memory_traits::impl_value & ~unsigned(Aligned)>;
+  using Result = View<data_type, typename SL::type, typename V::device_type, Traits>;
   const auto& m = v.impl_map();
   impl::ViewOffset<typename SL::type, SR> sm;
   std::size_t offset = 0;

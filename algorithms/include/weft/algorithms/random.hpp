@@ -156,7 +156,7 @@ class PhiloxGenerator {
   /// Standard normal (Box-Muller).
   WEFT_INLINE_FUNCTION double normal() {
     const double u1 = 1.0 - drand(), u2 = drand();
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+    return ::sqrt(-2.0 * ::log(u1)) * ::cos(6.283185307179586 * u2);
   }
   WEFT_INLINE_FUNCTION double normal(double mean, double stddev) { return mean + stddev * normal(); }
 

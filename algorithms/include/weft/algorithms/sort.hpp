@@ -25,6 +25,7 @@
 #include <weft/algorithms/blocked.hpp>
 #include <weft/algorithms/vendor_algorithms.hpp>
 #include <weft/algorithms/vendor_sort.hpp>
+#include <weft/containers/dynamic_view.hpp>
 
 namespace weft {
 namespace impl {
@@ -646,6 +647,33 @@ void sort(const E& exec, const V& v, B begin, End end) {
 template <class V, std::integral B, std::integral End>
 void sort(const V& v, B begin, End end) {
   sort(impl::exec_for_memory_t<typename V::memory_space>(), v, begin, end);
+}
+/// Sorts a DynamicView's elements [begin, end) ascending (Kokkos::sort(exec, dynamic_view, begin, end)): its chunks
+/// are not one array, so the elements are sorted in one View of the same memory space and copied back.
+template <ExecutionSpace E, class D, class... P, std::integral B, std::integral End>
+void sort(const E& exec, const DynamicView<D, P...>& v, B begin, End end) {
+  if (begin < 0 || end < begin || static_cast<std::size_t>(end) > v.size())
+    throw Error("weft::sort: the range [" + std::to_string(begin) + ", " + std::to_string(end) + ") is not inside \"" +
+                v.label() + "\" (" + std::to_string(v.size()) + " elements)");
+  using V = DynamicView<D, P...>;
+  View<typename V::non_const_value_type*, typename V::memory_space> tmp(
+      view_alloc(WithoutInitializing, v.label() + " (sort)"), v.size());
+  deep_copy(exec, tmp, v);
+  sort(exec, tmp, begin, end);
+  deep_copy(exec, v, tmp);
+  exec.fence();  // tmp is freed on return
+}
+template <ExecutionSpace E, class D, class... P>
+void sort(const E& exec, const DynamicView<D, P...>& v) {
+  sort(exec, v, std::size_t(0), v.size());
+}
+template <class D, class... P>
+void sort(const DynamicView<D, P...>& v) {
+  sort(typename DynamicView<D, P...>::execution_space(), v);
+}
+template <class D, class... P, std::integral B, std::integral End>
+void sort(const DynamicView<D, P...>& v, B begin, End end) {
+  sort(typename DynamicView<D, P...>::execution_space(), v, begin, end);
 }
 /// Sorts keys ascending and applies the same permutation to values (stable: equal keys keep their values' order).
 template <ExecutionSpace E, class K, class V>

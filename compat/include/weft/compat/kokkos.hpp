@@ -42,6 +42,7 @@
 #include <weft/compat/kokkos/desul.hpp>
 #include <weft/compat/kokkos/impl.hpp>
 #include <weft/compat/kokkos/math.hpp>
+#include <weft/compat/kokkos/numeric_traits.hpp>
 #include <weft/compat/kokkos/simd.hpp>
 #include <weft/compat/kokkos/unsupported.hpp>
 #include <weft/containers.hpp>
@@ -58,6 +59,12 @@
 #define KOKKOS_VERSION_GREATER_EQUAL(MAJOR, MINOR, PATCH) (KOKKOS_VERSION >= ((MAJOR)*10000 + (MINOR)*100 + (PATCH)))
 #define KOKKOS_VERSION_EQUAL(MAJOR, MINOR, PATCH) (KOKKOS_VERSION == ((MAJOR)*10000 + (MINOR)*100 + (PATCH)))
 #define WEFT_KOKKOS_COMPAT 1
+
+namespace Kokkos::impl_compat {
+/// A program built through the drop-in fails as under Kokkos where Kokkos aborts: an invalid RangePolicy or
+/// MDRangePolicy prints its message and aborts instead of raising weft::Error (docs/kokkos.md).
+inline const bool kokkos_error_style_on = (::weft::impl::set_kokkos_error_style(true), true);
+}  // namespace Kokkos::impl_compat
 
 #define KOKKOS_LAMBDA WEFT_LAMBDA
 #define KOKKOS_CLASS_LAMBDA WEFT_CLASS_LAMBDA
@@ -369,6 +376,9 @@ using ::weft::MinMaxLoc;
 using ::weft::AcquireUniqueToken;
 using ::weft::contribute;
 using ::weft::create_scatter_view;
+using ::weft::DynamicView;
+using ::weft::is_dynamic_view;
+using ::weft::is_dynamic_view_v;
 using ::weft::ScatterAtomic;
 using ::weft::ScatterDuplicated;
 using ::weft::ScatterMax;

@@ -2,7 +2,8 @@
 // first exception and leaves; the threads waiting for it at a barrier (the scan's phase barrier, a team barrier)
 // see the region failed and leave too (HostRegionAborted), so that nobody waits forever; the dispatch then
 // rethrows in the caller as a weft::Error naming the kernel, with the functor's exception nested
-// (std::rethrow_if_nested recovers it). Serial and OpenMP behave the same.
+// (std::rethrow_if_nested recovers it); through the Kokkos drop-in, the functor's exception itself, as Kokkos does.
+// Serial and OpenMP behave the same.
 #pragma once
 
 #include <atomic>
@@ -50,10 +51,12 @@ void host_dispatch(std::string_view label, const Run& run) {
   try {
     run();
   } catch (const std::exception& e) {
+    if (kokkos_error_style()) throw;  // through the Kokkos drop-in: the functor's exception itself, as Kokkos
     std::throw_with_nested(Error(name() + " threw: " + e.what()));
   } catch (const HostRegionAborted&) {
     throw;  // only a region's edge catches it
   } catch (...) {
+    if (kokkos_error_style()) throw;
     std::throw_with_nested(Error(name() + " threw an exception that is not a std::exception"));
   }
 }

@@ -2,6 +2,8 @@
 // barrier, shared reduction slots and level-0/1 scratch.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -160,8 +162,15 @@ requires E::impl_is_host_space struct TeamTraits<E> {
   using member_type = HostTeamMember<E>;
   static int team_size_max(const E& e, int) { return e.concurrency(); }
   static int team_size_recommended(const E&, int) { return 1; }
+  /// Level 0: 256 KiB (what stays in a core's cache). Level 1 is heap memory, as on Kokkos's host backends: up to the
+  /// machine's memory (a request the heap cannot give raises weft::Error at the launch).
   static std::size_t scratch_size_max(int level) {
-    return level == 0 ? (std::size_t(256) << 10) : (std::size_t(256) << 20);
+    if (level == 0) return std::size_t(256) << 10;
+    static const std::size_t physical = [] {
+      const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+      return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : std::size_t(1) << 36;
+    }();
+    return physical;
   }
 };
 

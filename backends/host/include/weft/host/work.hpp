@@ -181,7 +181,13 @@ class HostWork<TeamPolicy<P...>> {
     if (teams_ > p.league_size()) teams_ = p.league_size() > 0 ? static_cast<int>(p.league_size()) : 1;
     const std::size_t slots = static_cast<std::size_t>(ts_) * host_team_slot_bytes;
     block_ = round_up<std::size_t>(sizeof(HostTeamShared), 64) + slots + scratch_[0] + scratch_[1];
-    mem_ = static_cast<char*>(::operator new(block_* teams_, std::align_val_t(64)));
+    try {
+      mem_ = static_cast<char*>(::operator new(block_* teams_, std::align_val_t(64)));
+    } catch (const std::bad_alloc&) {
+      throw_team_error(label, std::to_string(teams_) + " teams' scratch and state (" + format_bytes(block_) +
+                                  " each) could not be allocated; ask for less level-1 scratch, or run fewer teams "
+                                  "at once (fewer threads)");
+    }
     for (int g = 0; g < teams_; ++g) {
       char* base = mem_ + g * block_;
       auto* s = new (base) HostTeamShared{};

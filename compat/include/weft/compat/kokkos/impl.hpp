@@ -49,16 +49,44 @@ struct TypeInfo {
 };
 
 /// SubviewLegalArgsCompileTime<LayoutDest, LayoutSrc, RankDest, RankSrc, 0, Args...>::value: whether the subview of
-/// a rank-RankSrc LayoutSrc View taken with Args can be held by a rank-RankDest LayoutDest View. Answered by Weft's
-/// own subview: a LayoutStride destination takes any subview; another layout takes the subviews whose result
-/// Weft gives that layout with that rank.
+/// a rank-RankSrc LayoutSrc View taken with Args is, by Kokkos's rules, a rank-RankDest LayoutDest View. A LayoutStride
+/// destination takes any subview. LayoutLeft to LayoutLeft: the first RankDest arguments are ALL, except that the
+/// first and the RankDest-th may be ranges, and the rest are indices. LayoutRight to LayoutRight: indices first, then
+/// one range, then ALLs to the end. (Weft's own subview is more permissive: its LayoutLeft/Right Views carry every
+/// stride, so it also keeps the layout where Kokkos's gives LayoutStride.)
 template <class LayoutDest, class LayoutSrc, int RankDest, int RankSrc, int CurrentArg, class... Args>
 struct SubviewLegalArgsCompileTime {
   static_assert(CurrentArg == 0, "Weft answers SubviewLegalArgsCompileTime for the whole argument list (CurrentArg 0)");
-  using result = ::weft::impl::SubviewLayout<LayoutSrc, RankSrc, Args...>;
-  static constexpr bool value =
-      sizeof...(Args) == RankSrc && result::rank == RankDest &&
-      (std::is_same_v<LayoutDest, ::weft::LayoutStride> || std::is_same_v<typename result::type, LayoutDest>);
+  static constexpr bool legal() {
+    constexpr int n = int(sizeof...(Args));
+    constexpr int d = RankDest;
+    if (n != RankSrc) return false;
+    if constexpr (std::is_same_v<LayoutDest, ::weft::LayoutStride>) {
+      return true;
+    } else if constexpr (!std::is_same_v<LayoutDest, LayoutSrc>) {
+      return false;
+    } else {
+      // Each argument: 0 an index, 1 a [begin, end) range, 2 ALL.
+      constexpr int kind[] = {(std::is_same_v<std::decay_t<Args>, ::weft::ALL_t>       ? 2
+                               : ::weft::impl::is_range_arg<std::decay_t<Args>>::value ? 1
+                                                                                       : 0)...,
+                              0};
+      for (int k = 0; k < n; ++k) {
+        const bool index = kind[k] == 0, range = kind[k] != 0, all = kind[k] == 2, last = k == n - 1;
+        bool ok;
+        if constexpr (std::is_same_v<LayoutDest, ::weft::LayoutLeft>)
+          ok = last ? (k == d - 1 || index)
+                    : ((k == d - 1 && range) || (k >= d && index) || (k < d && all) || (k == 0 && range));
+        else if constexpr (std::is_same_v<LayoutDest, ::weft::LayoutRight>)
+          ok = last ? all : ((k == n - d && range) || (k < n - d && index) || (k >= n - d && all));
+        else
+          ok = false;
+        if (!ok) return false;
+      }
+      return true;
+    }
+  }
+  static constexpr bool value = legal();
 };
 
 /// UnorderedMapPrint<Map>(map).apply(): a debugging dump of the map's keys (index, and the table slot its hash

@@ -4,28 +4,68 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
 #include <numbers>
 #include <type_traits>
 
+#include <weft/half.hpp>
 #include <weft/macros.hpp>
 
 namespace Kokkos {
+namespace impl_compat {
+/// A half type with another arithmetic type computes in double beside an integer, else in the wider floating type.
+template <class T>
+using half_promoted_t = std::conditional_t<std::is_integral_v<T>, double, std::common_type_t<T, float>>;
+}  // namespace impl_compat
 
 // Each function forwards to <cmath> (CUDA and HIP declare those overloads for device code too). The block-scope
 // using-declaration hides Kokkos's own name, so the call resolves to std's overload set.
+// On half_t and bhalf_t (Kokkos 4.6): computed in float and rounded back, so a function returns the half type it was
+// given (a classification such as isnan its bool, ilogb its int); two half types give the first's type, a half type
+// with an integer computes in double as the integer alone would.
 #define WEFT_KOKKOS_MATH_1(F)                                         \
   template <class T>                                                  \
   requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION auto F(T x) { \
     using std::F;                                                     \
     return F(x);                                                      \
+  }                                                                   \
+  template <class Tr>                                                 \
+  WEFT_INLINE_FUNCTION auto F(::weft::impl::Float16<Tr> x) {          \
+    using std::F;                                                     \
+    using R = decltype(F(0.0f));                                      \
+    if constexpr (std::is_same_v<R, float>)                           \
+      return ::weft::impl::Float16<Tr>(F(static_cast<float>(x)));     \
+    else                                                              \
+      return F(static_cast<float>(x));                                \
   }
 #define WEFT_KOKKOS_MATH_2(F)                                                                          \
   template <class T, class U>                                                                          \
   requires(std::is_arithmetic_v<T> && std::is_arithmetic_v<U>) WEFT_INLINE_FUNCTION auto F(T x, U y) { \
     using std::F;                                                                                      \
     return F(x, y);                                                                                    \
+  }                                                                                                    \
+  template <class Tr, class Ur>                                                                        \
+  WEFT_INLINE_FUNCTION auto F(::weft::impl::Float16<Tr> x, ::weft::impl::Float16<Ur> y) {              \
+    using std::F;                                                                                      \
+    using R = decltype(F(0.0f, 0.0f));                                                                 \
+    if constexpr (std::is_same_v<R, float>)                                                            \
+      return ::weft::impl::Float16<Tr>(F(static_cast<float>(x), static_cast<float>(y)));               \
+    else                                                                                               \
+      return F(static_cast<float>(x), static_cast<float>(y));                                          \
+  }                                                                                                    \
+  template <class T, class Ur>                                                                         \
+  requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION auto F(T x, ::weft::impl::Float16<Ur> y) {     \
+    using std::F;                                                                                      \
+    using C = ::Kokkos::impl_compat::half_promoted_t<T>;                                               \
+    return F(static_cast<C>(x), static_cast<C>(static_cast<float>(y)));                                \
+  }                                                                                                    \
+  template <class Tr, class U>                                                                         \
+  requires std::is_arithmetic_v<U> WEFT_INLINE_FUNCTION auto F(::weft::impl::Float16<Tr> x, U y) {     \
+    using std::F;                                                                                      \
+    using C = ::Kokkos::impl_compat::half_promoted_t<U>;                                               \
+    return F(static_cast<C>(static_cast<float>(x)), static_cast<C>(y));                                \
   }
 
 // basic operations
@@ -46,12 +86,17 @@ WEFT_KOKKOS_MATH_1(log1p)
 // power
 WEFT_KOKKOS_MATH_2(pow)
 WEFT_KOKKOS_MATH_1(sqrt)
-/// 1 / sqrt(x), in x's floating-point type (an integer argument as double).
+/// 1 / sqrt(x), in x's floating-point type (an integer argument as double, a half type as itself).
 template <class T>
 requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION auto rsqrt(T x) {
   using std::sqrt;
   using R = decltype(sqrt(x));
   return R(1) / sqrt(x);
+}
+template <class Tr>
+WEFT_INLINE_FUNCTION ::weft::impl::Float16<Tr> rsqrt(::weft::impl::Float16<Tr> x) {
+  using std::sqrt;
+  return ::weft::impl::Float16<Tr>(1.0f / sqrt(static_cast<float>(x)));
 }
 WEFT_KOKKOS_MATH_1(cbrt)
 WEFT_KOKKOS_MATH_2(hypot)
@@ -119,6 +164,17 @@ requires std::is_floating_point_v<T> WEFT_INLINE_FUNCTION T modf(T x, T* ip) {
 WEFT_INLINE_FUNCTION double nan(const char* tag) { return std::nan(tag); }
 WEFT_INLINE_FUNCTION float nanf(const char* tag) { return std::nanf(tag); }
 
+template <class Tr>
+WEFT_INLINE_FUNCTION ::weft::impl::Float16<Tr> fma(::weft::impl::Float16<Tr> x, ::weft::impl::Float16<Tr> y,
+                                                   ::weft::impl::Float16<Tr> z) {
+  using std::fma;
+  return ::weft::impl::Float16<Tr>(fma(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z)));
+}
+/// abs of a half type: its sign bit cleared.
+template <class Tr>
+WEFT_INLINE_FUNCTION ::weft::impl::Float16<Tr> abs(::weft::impl::Float16<Tr> x) {
+  return ::weft::impl::Float16<Tr>::from_bits(static_cast<std::uint16_t>(x.bits() & 0x7fffu));
+}
 /// abs keeps integers integers (Kokkos::abs(-3) == 3, an int) and floating point floating point.
 template <class T>
 requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION T abs(T x) {

@@ -25,7 +25,6 @@ WEFT_KOKKOS_NOT_PROVIDED(TaskScheduler, "Kokkos::TaskScheduler")
 WEFT_KOKKOS_NOT_PROVIDED(WorkGraphPolicy, "Kokkos::WorkGraphPolicy")
 namespace Experimental {
 WEFT_KOKKOS_NOT_PROVIDED(OffsetView, "Kokkos::Experimental::OffsetView")
-WEFT_KOKKOS_NOT_PROVIDED(DynamicView, "Kokkos::Experimental::DynamicView")
 WEFT_KOKKOS_NOT_PROVIDED(MasterLock, "Kokkos::Experimental::MasterLock")
 }  // namespace Experimental
 }  // namespace Kokkos
