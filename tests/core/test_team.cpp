@@ -328,6 +328,21 @@ TEST_CASE_TEMPLATE(
         a(10).z = 2.0;
         if (m.league_rank() == 0) got(1) = reinterpret_cast<std::uintptr_t>(a.data()) % sizeof(Three) == 0 ? 1 : 0;
       });
+  // The team's and its threads' scratch are one pool: per-thread blocks may come out of a per-team request (as from
+  // a functor's team_shmem_size), each thread's its own, as in Kokkos.
+  const int ts = max_team(E());
+  weft::View<int*, E> overlap("overlap", 1);
+  using DV = weft::View<double*, weft::ScratchMemorySpace<E>, weft::MemoryUnmanaged>;
+  weft::parallel_for(
+      "one_pool", weft::TeamPolicy<E>(3, ts).set_scratch_size(0, weft::PerTeam(ts * DV::shmem_size(4))),
+      WEFT_LAMBDA(const member& m) {
+        DV mine(m.thread_scratch(0), 4);
+        for (int k = 0; k < 4; ++k) mine(k) = m.team_rank();
+        m.team_barrier();
+        for (int k = 0; k < 4; ++k)
+          if (mine(k) != m.team_rank()) weft::atomic_add(&overlap(0), 1);
+      });
+  CHECK(weft_test::on_host(overlap)(0) == 0);
   auto h = weft_test::on_host(got);
   CHECK(h(0) == 1);
   CHECK(h(1) == 1);

@@ -13,7 +13,11 @@
 
 namespace weft {
 
-/// A bump allocator over the scratch a team (or one thread of it) owns for one league iteration.
+/// A bump allocator over a team's scratch at one level for one league iteration. As in Kokkos, the team's and its
+/// threads' scratch are one pool: member.team_scratch(l) hands out blocks every thread of the team shares, and
+/// member.thread_scratch(l) gives each thread its own block of the same size, side by side (thread r's at r times
+/// the size), all threads advancing together. A policy's per-team and per-thread bytes (and a functor's
+/// team_shmem_size) add up to the pool; which of them a kernel takes is its own choice.
 template <class ExecSpace>
 class ScratchMemorySpace {
  public:
@@ -22,7 +26,8 @@ class ScratchMemorySpace {
   using array_layout = LayoutRight;
   using size_type = std::size_t;
   static constexpr bool impl_host_accessible = ExecSpace::impl_is_host_space;
-  static constexpr std::size_t alignment = 16;
+  /// What a scratch View aligns its data to at least (Kokkos's ALIGN); get_shmem itself does not align.
+  static constexpr std::size_t alignment = 8;
 
   ScratchMemorySpace() = default;
   WEFT_INLINE_FUNCTION ScratchMemorySpace(void* base, std::size_t bytes, int level)
@@ -37,22 +42,25 @@ class ScratchMemorySpace {
   }
 #endif
 
-  /// Returns `bytes` of scratch aligned to 16 bytes, or nullptr when the reservation has not that much left (as in
-  /// Kokkos: the caller may test it). A scratch View's constructor aborts naming the level instead.
-  WEFT_INLINE_FUNCTION void* get_shmem(std::size_t bytes, int = -1) const {
-    return get_shmem_aligned(bytes, alignment);
-  }
-  /// As get_shmem, at an address that is a multiple of `align` (any positive number: Kokkos aligns a scratch View
-  /// of 24-byte elements to 24 bytes).
+  /// Returns the next `bytes` of scratch as they come (no padding: consecutive calls are contiguous, as in Kokkos),
+  /// or nullptr when the pool has not that much left (the caller may test it; a scratch View's constructor aborts
+  /// naming the level instead).
+  WEFT_INLINE_FUNCTION void* get_shmem(std::size_t bytes, int = -1) const { return take(bytes, 1); }
+  /// As get_shmem, at an address that is a multiple of `align` (any positive number: a scratch View of 24-byte
+  /// elements starts at a multiple of 24).
   WEFT_INLINE_FUNCTION void* get_shmem_aligned(std::size_t bytes, std::size_t align) const {
-    const auto p = reinterpret_cast<std::uintptr_t>(cur_);
-    const std::size_t pad = (align - p % align) % align;
-    const std::size_t left = static_cast<std::size_t>(end_ - cur_);
-    if (pad > left || bytes > left - pad) [[unlikely]]
-      return nullptr;
-    char* r = cur_ + pad;
-    cur_ = r + bytes;
-    return r;
+    return take(bytes, align ? align : 1);
+  }
+  /// The member's team_scratch(l) and thread_scratch(l) set the mode the next allocations take.
+  WEFT_INLINE_FUNCTION const ScratchMemorySpace& impl_team_mode() const {
+    offset_ = 0;
+    multiplier_ = 1;
+    return *this;
+  }
+  WEFT_INLINE_FUNCTION const ScratchMemorySpace& impl_thread_mode(int rank, int team_size) const {
+    offset_ = static_cast<unsigned>(rank);
+    multiplier_ = static_cast<unsigned>(team_size);
+    return *this;
   }
   WEFT_INLINE_FUNCTION std::size_t impl_remaining() const { return static_cast<std::size_t>(end_ - cur_); }
   /// What a scratch View whose get_shmem found too little left does: print what was asked and abort.
@@ -78,9 +86,24 @@ class ScratchMemorySpace {
     impl::abort_with(m);
 #endif
   }
+  /// Aligns the pool's position, then takes `bytes` for the team (or, in thread mode, `bytes` for each thread:
+  /// this thread's are the offset_-th).
+  WEFT_INLINE_FUNCTION void* take(std::size_t bytes, std::size_t align) const {
+    const auto p = reinterpret_cast<std::uintptr_t>(cur_);
+    const std::size_t pad = (align - p % align) % align;
+    const std::size_t left = static_cast<std::size_t>(end_ - cur_);
+    const std::size_t all = bytes * multiplier_;
+    if (pad > left || (multiplier_ > 1 && all / multiplier_ != bytes) || all > left - pad) [[unlikely]]
+      return nullptr;
+    char* r = cur_ + pad + std::size_t(offset_) * bytes;
+    cur_ += pad + all;
+    return r;
+  }
   mutable char* cur_ = nullptr;
   char* end_ = nullptr;
   int level_ = 0;
+  mutable unsigned offset_ = 0;      // thread mode: this thread's rank
+  mutable unsigned multiplier_ = 1;  // thread mode: the team size
 };
 
 namespace impl {

@@ -658,9 +658,9 @@ class View {
     if (!ptr_ && bytes > 0) [[unlikely]]
       space.impl_abort_exhausted(bytes);
   }
-  /// A scratch View starts at a multiple of its element's size (at least 16 bytes), as in Kokkos, so that code
+  /// A scratch View starts at a multiple of its element's size (at least 8 bytes), as in Kokkos, so that code
   /// indexing scratch as an array of elements from any base finds them whole.
-  static constexpr std::size_t scratch_alignment = sizeof(value_type) > 16 ? sizeof(value_type) : 16;
+  static constexpr std::size_t scratch_alignment = sizeof(value_type) > 8 ? sizeof(value_type) : 8;
   /// Bytes of scratch a View of these extents needs (with alignment slack).
   template <impl::ViewIndex... N>
   static std::size_t shmem_size(N... n) {

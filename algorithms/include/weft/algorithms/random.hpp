@@ -132,6 +132,11 @@ requires(std::is_arithmetic_v<T>) void fill_random(const E& exec, const V& v, st
 /// One stream of a pool: (seed, stream) is the key, and a counter walks it.
 class PhiloxGenerator {
  public:
+  /// Kokkos's generator bounds (Random_XorShift64's values): urand() < MAX_URAND ... as ranges for fill_random.
+  static constexpr std::uint32_t MAX_URAND = 0xffffffffu;
+  static constexpr std::uint64_t MAX_URAND64 = 0xffffffffffffffffull - 1;
+  static constexpr int MAX_RAND = static_cast<int>(0xffffffffu / 2);
+  static constexpr std::int64_t MAX_RAND64 = static_cast<std::int64_t>(0xffffffffffffffffull / 2 - 1);
   WEFT_INLINE_FUNCTION PhiloxGenerator(std::uint64_t seed, std::uint64_t stream) : seed_(seed), stream_(stream) {}
   WEFT_INLINE_FUNCTION std::uint64_t urand64() {
     std::uint32_t c[4] = {std::uint32_t(counter_), std::uint32_t(counter_ >> 32), std::uint32_t(stream_),

@@ -378,13 +378,13 @@ using TileIndices = impl::ScratchPtr<typename Member::execution_space, std::uint
 template <class Member, class T>
 WEFT_INLINE_FUNCTION void tile_buffers(const Member& m, std::int64_t tile, bool payload, TileKeys<Member, T>& k0,
                                        TileKeys<Member, T>& k1, TileIndices<Member>& i0, TileIndices<Member>& i1) {
-  k0 = TileKeys<Member, T>(static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile)));
-  k1 = TileKeys<Member, T>(static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * tile)));
+  // 16-byte aligned blocks (the tile shape's scratch size counts them so).
+  const auto& s = m.team_scratch(0);
+  k0 = TileKeys<Member, T>(static_cast<T*>(s.get_shmem_aligned(sizeof(T) * tile, 16)));
+  k1 = TileKeys<Member, T>(static_cast<T*>(s.get_shmem_aligned(sizeof(T) * tile, 16)));
   using P = std::uint32_t*;
-  i0 = TileIndices<Member>(payload ? static_cast<P>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile))
-                                   : nullptr);
-  i1 = TileIndices<Member>(payload ? static_cast<P>(m.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile))
-                                   : nullptr);
+  i0 = TileIndices<Member>(payload ? static_cast<P>(s.get_shmem_aligned(sizeof(std::uint32_t) * tile, 16)) : nullptr);
+  i1 = TileIndices<Member>(payload ? static_cast<P>(s.get_shmem_aligned(sizeof(std::uint32_t) * tile, 16)) : nullptr);
 }
 
 /// Phase 1: each team sorts one tile of keys[0, n) in place (and writes each key's original index to idx).

@@ -156,7 +156,8 @@ class DynamicView {
   WEFT_INLINE_FUNCTION constexpr bool span_is_contiguous() const noexcept { return false; }
   WEFT_INLINE_FUNCTION constexpr std::size_t span() const noexcept { return 0; }
   WEFT_INLINE_FUNCTION constexpr pointer_type data() const noexcept { return nullptr; }
-  WEFT_INLINE_FUNCTION bool is_allocated() const noexcept { return table_ != nullptr; }
+  /// Whether it holds elements (size() > 0), as Kokkos's: a DynamicView just constructed is not allocated yet.
+  WEFT_INLINE_FUNCTION bool is_allocated() const noexcept { return table_ != nullptr && size() > 0; }
   int use_count() const { return control_.use_count(); }
   std::string label() const { return control_.data() ? control().label : std::string(); }
 
@@ -184,7 +185,9 @@ class DynamicView {
   template <class I>
   requires std::is_arithmetic_v<I>
   void resize_serial(I n_in) {
-    if (!table_) throw Error("weft::DynamicView::resize_serial on a DynamicView that was never allocated");
+    if (!table_)
+      throw Error("weft::DynamicView::resize_serial on a default-constructed DynamicView; construct it with (label, "
+                  "min_chunk_size, max_extent) first");
     Control& c = control();
     if (n_in < I(0))
       throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n_in) +

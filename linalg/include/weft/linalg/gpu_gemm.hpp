@@ -270,7 +270,7 @@ struct TiledGemm {
 
   template <class Member>
   WEFT_DEVICE void operator()(const Member& member) const {
-    char* ring = static_cast<char*>(member.team_scratch(0).get_shmem(stage_bytes * std::size_t(stages)));
+    char* ring = static_cast<char*>(member.team_scratch(0).get_shmem_aligned(stage_bytes * std::size_t(stages), 16));
     const long tile = member.league_rank();
     const long i0 = (tile % tiles_m) * S::bm, j0 = (tile / tiles_m) * S::bn;
     Warp w;

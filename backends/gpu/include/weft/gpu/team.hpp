@@ -48,11 +48,10 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
                             char* scratch1, std::size_t team0, std::size_t thread0, std::size_t team1,
                             std::size_t thread1)
       : league_rank_(league_rank), league_size_(league_size), slots_(slots) {
-    const unsigned ty = gpu::thread_idx().y;
-    team_scratch_[0] = scratch_memory_space(scratch0, team0, 0);
-    thread_scratch_[0] = scratch_memory_space(scratch0 + team0 + ty * thread0, thread0, 0);
-    team_scratch_[1] = scratch_memory_space(scratch1, team1, 1);
-    thread_scratch_[1] = scratch_memory_space(scratch1 + team1 + ty * thread1, thread1, 1);
+    // one pool per level for the team and its threads (ScratchMemorySpace)
+    const std::size_t ts = gpu::block_dim().y;
+    scratch_[0] = scratch_memory_space(scratch0, team0 + ts * thread0, 0);
+    scratch_[1] = scratch_memory_space(scratch1, team1 + ts * thread1, 1);
   }
 
   WEFT_DEVICE int league_rank() const { return static_cast<int>(league_rank_); }
@@ -60,9 +59,11 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
   WEFT_DEVICE int team_rank() const { return static_cast<int>(gpu::thread_idx().y); }
   WEFT_DEVICE int team_size() const { return static_cast<int>(gpu::block_dim().y); }
   WEFT_DEVICE int impl_vector_length() const { return static_cast<int>(gpu::block_dim().x); }
-  WEFT_DEVICE const scratch_memory_space& team_scratch(int level) const { return team_scratch_[level]; }
-  WEFT_DEVICE const scratch_memory_space& thread_scratch(int level) const { return thread_scratch_[level]; }
-  WEFT_DEVICE const scratch_memory_space& team_shmem() const { return team_scratch_[0]; }
+  WEFT_DEVICE const scratch_memory_space& team_scratch(int level) const { return scratch_[level].impl_team_mode(); }
+  WEFT_DEVICE const scratch_memory_space& thread_scratch(int level) const {
+    return scratch_[level].impl_thread_mode(static_cast<int>(gpu::thread_idx().y), static_cast<int>(gpu::block_dim().y));
+  }
+  WEFT_DEVICE const scratch_memory_space& team_shmem() const { return scratch_[0].impl_team_mode(); }
   WEFT_DEVICE void team_barrier() const { gpu::sync_block(); }
 
   /// Every thread gets `source`'s value: one store, one broadcast load per thread.
@@ -202,8 +203,7 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
   std::int64_t league_rank_;
   std::int64_t league_size_;
   char* slots_;
-  scratch_memory_space team_scratch_[2];
-  scratch_memory_space thread_scratch_[2];
+  scratch_memory_space scratch_[2];
 };
 
 template <class E>

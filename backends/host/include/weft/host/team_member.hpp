@@ -47,21 +47,22 @@ class HostTeamMember : public TeamCollectives<HostTeamMember<ExecSpace>> {
         league_size_(league_size),
         team_rank_(team_rank),
         team_size_(team_size) {
-    for (int l = 0; l < 2; ++l) {
-      team_scratch_[l] = scratch_memory_space(shared->scratch[l], shared->team_scratch[l], l);
-      thread_scratch_[l] =
-          scratch_memory_space(shared->scratch[l] + shared->team_scratch[l] + team_rank * shared->thread_scratch[l],
-                               shared->thread_scratch[l], l);
-    }
+    for (int l = 0; l < 2; ++l)  // one pool per level for the team and its threads (ScratchMemorySpace)
+      scratch_[l] = scratch_memory_space(
+          shared->scratch[l], shared->team_scratch[l] + std::size_t(team_size) * shared->thread_scratch[l], l);
   }
 
   WEFT_INLINE_FUNCTION int league_rank() const { return static_cast<int>(league_rank_); }
   WEFT_INLINE_FUNCTION int league_size() const { return static_cast<int>(league_size_); }
   WEFT_INLINE_FUNCTION int team_rank() const { return team_rank_; }
   WEFT_INLINE_FUNCTION int team_size() const { return team_size_; }
-  WEFT_INLINE_FUNCTION const scratch_memory_space& team_scratch(int level) const { return team_scratch_[level]; }
-  WEFT_INLINE_FUNCTION const scratch_memory_space& thread_scratch(int level) const { return thread_scratch_[level]; }
-  WEFT_INLINE_FUNCTION const scratch_memory_space& team_shmem() const { return team_scratch_[0]; }
+  WEFT_INLINE_FUNCTION const scratch_memory_space& team_scratch(int level) const {
+    return scratch_[level].impl_team_mode();
+  }
+  WEFT_INLINE_FUNCTION const scratch_memory_space& thread_scratch(int level) const {
+    return scratch_[level].impl_thread_mode(team_rank_, team_size_);
+  }
+  WEFT_INLINE_FUNCTION const scratch_memory_space& team_shmem() const { return scratch_[0].impl_team_mode(); }
 
   WEFT_INLINE_FUNCTION void team_barrier() const {
 #if WEFT_IMPL_DEVICE_PASS
@@ -152,8 +153,7 @@ class HostTeamMember : public TeamCollectives<HostTeamMember<ExecSpace>> {
   std::int64_t league_size_;
   int team_rank_;
   int team_size_;
-  scratch_memory_space team_scratch_[2];
-  scratch_memory_space thread_scratch_[2];
+  scratch_memory_space scratch_[2];
 };
 
 /// Team limits of the host backends.
