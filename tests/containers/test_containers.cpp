@@ -671,7 +671,7 @@ TEST_CASE_TEMPLATE(
 TEST_CASE_TEMPLATE("DynamicView: chunks, growth keeps the elements, copies see resizes, deep_copy, errors", E,
                    WEFT_TEST_EXEC_SPACES) {
   using DV = weft::DynamicView<double*, E>;
-  DV d("dyn", 1000, 20000);  // chunks of 1024, 20 of them
+  DV d("dyn", 1000, 20000);       // chunks of 1024, 20 of them
   CHECK_FALSE(d.is_allocated());  // no elements yet, as in Kokkos
   CHECK(d.chunk_size() == 1024);
   CHECK(d.chunk_max() == 20);
@@ -731,10 +731,20 @@ TEST_CASE_TEMPLATE("DynamicView: chunks, growth keeps the elements, copies see r
   CHECK(d.allocation_extent() == 1024);
   d.resize_serial(0);
   CHECK(d.allocation_extent() == 0);
+  CHECK_FALSE(d.is_allocated());
   // errors name the view, the sizes and what to do
   CHECK_THROWS_WITH_AS(
       d.resize_serial(20481),
       doctest::Contains("\"dyn\": resize_serial(20481) exceeds its 20480 elements (20 chunks of 1024)"), weft::Error);
   CHECK_THROWS_WITH_AS(d.resize_serial(-1), doctest::Contains("is negative"), weft::Error);
-  CHECK_THROWS_WITH_AS(weft::deep_copy(d, src), doctest::Contains("\"dyn\" has 0 elements and \"src\""), weft::Error);
+  // deep_copy copies the elements both sides hold, as Kokkos: a DynamicView of 700 into a View of n2 and back
+  d.resize_serial(700);
+  weft::View<double*, E> zeros("zeros", n2);
+  weft::deep_copy(d, zeros);      // d's 700 elements set to 0
+  weft::deep_copy(zeros, other);  // zeros = vals (n2 elements)
+  weft::deep_copy(zeros, d);      // the first 700 back to 0
+  auto hz = weft_test::on_host(zeros);
+  bad = 0;
+  for (std::size_t i = 0; i < n2; ++i) bad += hz(i) != (i < 700 ? 0.0 : vals[i]);
+  CHECK(bad == 0);
 }

@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -165,13 +166,19 @@ class DynamicView {
   /// Element i (trailing indices, as Kokkos allows, must be 0). With bounds checks, i must be below size().
   template <std::integral I, std::integral... More>
   WEFT_INLINE_FUNCTION reference_type operator()(I i, More... more) const {
-#if WEFT_HAS_BOUNDS_CHECK
+#if WEFT_BOUNDS_CHECK
     if (static_cast<std::size_t>(i) >= size() || ((more != 0) || ...)) bounds_abort(static_cast<long long>(i));
 #else
     ((void)more, ...);
 #endif
     const std::size_t u = static_cast<std::size_t>(i);
-    return reinterpret_cast<pointer_type>(table_[u >> shift_])[u & mask_];
+    const pointer_type p = reinterpret_cast<pointer_type>(table_[u >> shift_]) + (u & mask_);
+#if WEFT_IMPL_ACCESS_HOOKS
+    // GpuEmu's memory model sees the access, as a View's.
+    if constexpr (requires { memory_space::impl_note_access(static_cast<const void*>(p), std::size_t(0)); })
+      memory_space::impl_note_access(p, sizeof(value_type));
+#endif
+    return *p;
   }
   template <std::integral I>
   WEFT_INLINE_FUNCTION reference_type operator[](I i) const {
@@ -186,8 +193,9 @@ class DynamicView {
   requires std::is_arithmetic_v<I>
   void resize_serial(I n_in) {
     if (!table_)
-      throw Error("weft::DynamicView::resize_serial on a default-constructed DynamicView; construct it with (label, "
-                  "min_chunk_size, max_extent) first");
+      throw Error(
+          "weft::DynamicView::resize_serial on a default-constructed DynamicView; construct it with (label, "
+          "min_chunk_size, max_extent) first");
     Control& c = control();
     if (n_in < I(0))
       throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n_in) +
@@ -233,17 +241,17 @@ class DynamicView {
                                    ch.extent(0) * sizeof(value_type), std::is_const_v<value_type>);
 #endif
   }
-#if WEFT_HAS_BOUNDS_CHECK
+  /// An index at or past size(): the message, then abort (as a View's bounds error; kernels cannot throw).
   [[noreturn]] WEFT_INLINE_FUNCTION void bounds_abort(long long i) const {
 #if WEFT_IMPL_DEVICE_PASS
-    printf("weft: DynamicView index %lld out of bounds (size %llu)\n", i, (unsigned long long)size());
-    __trap();
+    printf("weft: DynamicView index %lld is outside its %llu elements\n", i, (unsigned long long)size());
+    WEFT_IMPL_DEVICE_TRAP();
 #else
-    impl::throw_view_error(label(), "DynamicView index " + std::to_string(i) + " is outside its " +
-                                        std::to_string(size()) + " elements (resize_serial first)");
+    const std::string m = "DynamicView \"" + label() + "\" indexed (" + std::to_string(i) + ") but its size is " +
+                          std::to_string(size()) + "; resize_serial first";
+    impl::abort_with(m.c_str());
 #endif
   }
-#endif
 
   View<Control, HostSpace> control_;
   const std::uintptr_t* table_ = nullptr;
@@ -253,13 +261,12 @@ class DynamicView {
 };
 
 namespace impl {
+/// The elements a deep_copy with a DynamicView copies: those both sides hold (Kokkos copies the common part, so
+/// that a DynamicView grown to n elements copies into a View of its maximum capacity and back).
 template <class A, class B>
-void check_dynamic_copy(const A& dst, const B& src) {
+std::size_t dynamic_copy_count(const A& dst, const B& src) {
   static_assert(A::rank == 1 && B::rank == 1, "weft::deep_copy with a DynamicView: the other side must be rank 1");
-  if (dst.extent(0) != src.extent(0))
-    throw Error("weft::deep_copy: \"" + dst.label() + "\" has " + std::to_string(dst.extent(0)) + " elements and \"" +
-                src.label() + "\" " + std::to_string(src.extent(0)) +
-                "; resize one of them (a DynamicView with resize_serial) to the other's size first");
+  return dst.extent(0) < src.extent(0) ? dst.extent(0) : src.extent(0);
 }
 /// The elements [b, e) of a rank-1 View.
 template <class V>
@@ -268,39 +275,42 @@ auto dynamic_range(const V& v, std::size_t b, std::size_t e) {
 }
 }  // namespace impl
 
-/// deep_copy between a DynamicView and a rank-1 View, or two DynamicViews, of the same size, chunk by chunk, between
-/// any memory spaces. Ordered on exec; the forms without exec wait for all work before and after, as deep_copy does.
-/// Kokkos copies the common part of two sizes; Weft refuses different sizes with weft::Error.
+/// deep_copy between a DynamicView and a rank-1 View, or two DynamicViews, chunk by chunk, between any memory spaces:
+/// the first min(dst.extent(0), src.extent(0)) elements, as Kokkos. Ordered on exec; the forms without exec wait for
+/// all work before and after, as deep_copy does.
 template <ExecutionSpace E, class D, class... P, class D2, class... P2>
 void deep_copy(const E& exec, const DynamicView<D, P...>& dst, const View<D2, P2...>& src) {
-  impl::check_dynamic_copy(dst, src);
-  for (std::size_t c = 0, b = 0; b < dst.size(); ++c) {
+  const std::size_t n = impl::dynamic_copy_count(dst, src);
+  for (std::size_t c = 0, b = 0; b < n; ++c) {
     auto part = dst.impl_chunk(c);
-    deep_copy(exec, part, impl::dynamic_range(src, b, b + part.extent(0)));
-    b += part.extent(0);
+    const std::size_t len = part.extent(0) < n - b ? part.extent(0) : n - b;
+    deep_copy(exec, impl::dynamic_range(part, 0, len), impl::dynamic_range(src, b, b + len));
+    b += len;
   }
 }
 template <ExecutionSpace E, class D, class... P, class D2, class... P2>
 void deep_copy(const E& exec, const View<D, P...>& dst, const DynamicView<D2, P2...>& src) {
-  impl::check_dynamic_copy(dst, src);
-  for (std::size_t c = 0, b = 0; b < src.size(); ++c) {
+  const std::size_t n = impl::dynamic_copy_count(dst, src);
+  for (std::size_t c = 0, b = 0; b < n; ++c) {
     auto part = src.impl_chunk(c);
-    deep_copy(exec, impl::dynamic_range(dst, b, b + part.extent(0)), part);
-    b += part.extent(0);
+    const std::size_t len = part.extent(0) < n - b ? part.extent(0) : n - b;
+    deep_copy(exec, impl::dynamic_range(dst, b, b + len), impl::dynamic_range(part, 0, len));
+    b += len;
   }
 }
 template <ExecutionSpace E, class D, class... P, class D2, class... P2>
 void deep_copy(const E& exec, const DynamicView<D, P...>& dst, const DynamicView<D2, P2...>& src) {
-  impl::check_dynamic_copy(dst, src);
+  const std::size_t n = impl::dynamic_copy_count(dst, src);
   if (dst.chunk_size() == src.chunk_size()) {
-    for (std::size_t c = 0, b = 0; b < dst.size(); ++c) {
+    for (std::size_t c = 0, b = 0; b < n; ++c) {
       auto part = dst.impl_chunk(c);
-      deep_copy(exec, part, src.impl_chunk(c));
-      b += part.extent(0);
+      const std::size_t len = part.extent(0) < n - b ? part.extent(0) : n - b;
+      deep_copy(exec, impl::dynamic_range(part, 0, len), impl::dynamic_range(src.impl_chunk(c), 0, len));
+      b += len;
     }
   } else {  // chunks that do not line up: through one contiguous copy in the destination's memory space
     View<typename DynamicView<D, P...>::non_const_value_type*, typename DynamicView<D, P...>::memory_space> tmp(
-        view_alloc(WithoutInitializing, dst.label() + " (deep_copy staging)"), dst.size());
+        view_alloc(WithoutInitializing, dst.label() + " (deep_copy staging)"), n);
     deep_copy(exec, tmp, src);
     deep_copy(exec, dst, tmp);
     exec.fence();  // tmp is freed on return

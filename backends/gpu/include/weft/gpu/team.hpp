@@ -61,7 +61,8 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
   WEFT_DEVICE int impl_vector_length() const { return static_cast<int>(gpu::block_dim().x); }
   WEFT_DEVICE const scratch_memory_space& team_scratch(int level) const { return scratch_[level].impl_team_mode(); }
   WEFT_DEVICE const scratch_memory_space& thread_scratch(int level) const {
-    return scratch_[level].impl_thread_mode(static_cast<int>(gpu::thread_idx().y), static_cast<int>(gpu::block_dim().y));
+    return scratch_[level].impl_thread_mode(static_cast<int>(gpu::thread_idx().y),
+                                            static_cast<int>(gpu::block_dim().y));
   }
   WEFT_DEVICE const scratch_memory_space& team_shmem() const { return scratch_[0].impl_team_mode(); }
   WEFT_DEVICE void team_barrier() const { gpu::sync_block(); }
