@@ -229,7 +229,6 @@ class DynamicView {
     const std::size_t len = begin >= n ? 0 : (n - begin < chunk_size() ? n - begin : chunk_size());
     return subview(View<value_type*, device_type>(c.chunks[chunk]), pair<std::size_t, std::size_t>(0, len));
   }
-  std::size_t impl_chunk_count() const { return control_.data() ? control().chunks.size() : 0; }
 
  private:
   Control& control() const { return *control_.data(); }
@@ -273,6 +272,17 @@ template <class V>
 auto dynamic_range(const V& v, std::size_t b, std::size_t e) {
   return subview(v, pair<std::size_t, std::size_t>(b, e));
 }
+/// Walks dv's first n elements chunk by chunk: f(c, b, part) with chunk c's elements [b, b + part.extent(0)) as a
+/// View part.
+template <class DV, class F>
+void for_each_dynamic_chunk(const DV& dv, std::size_t n, const F& f) {
+  for (std::size_t c = 0, b = 0; b < n; ++c) {
+    const auto whole = dv.impl_chunk(c);
+    const std::size_t len = whole.extent(0) < n - b ? whole.extent(0) : n - b;
+    f(c, b, dynamic_range(whole, 0, len));
+    b += len;
+  }
+}
 }  // namespace impl
 
 /// deep_copy between a DynamicView and a rank-1 View, or two DynamicViews, chunk by chunk, between any memory spaces:
@@ -280,34 +290,25 @@ auto dynamic_range(const V& v, std::size_t b, std::size_t e) {
 /// all work before and after, as deep_copy does.
 template <ExecutionSpace E, class D, class... P, class D2, class... P2>
 void deep_copy(const E& exec, const DynamicView<D, P...>& dst, const View<D2, P2...>& src) {
-  const std::size_t n = impl::dynamic_copy_count(dst, src);
-  for (std::size_t c = 0, b = 0; b < n; ++c) {
-    auto part = dst.impl_chunk(c);
-    const std::size_t len = part.extent(0) < n - b ? part.extent(0) : n - b;
-    deep_copy(exec, impl::dynamic_range(part, 0, len), impl::dynamic_range(src, b, b + len));
-    b += len;
-  }
+  impl::for_each_dynamic_chunk(dst, impl::dynamic_copy_count(dst, src),
+                               [&](std::size_t, std::size_t b, const auto& part) {
+                                 deep_copy(exec, part, impl::dynamic_range(src, b, b + part.extent(0)));
+                               });
 }
 template <ExecutionSpace E, class D, class... P, class D2, class... P2>
 void deep_copy(const E& exec, const View<D, P...>& dst, const DynamicView<D2, P2...>& src) {
-  const std::size_t n = impl::dynamic_copy_count(dst, src);
-  for (std::size_t c = 0, b = 0; b < n; ++c) {
-    auto part = src.impl_chunk(c);
-    const std::size_t len = part.extent(0) < n - b ? part.extent(0) : n - b;
-    deep_copy(exec, impl::dynamic_range(dst, b, b + len), impl::dynamic_range(part, 0, len));
-    b += len;
-  }
+  impl::for_each_dynamic_chunk(src, impl::dynamic_copy_count(dst, src),
+                               [&](std::size_t, std::size_t b, const auto& part) {
+                                 deep_copy(exec, impl::dynamic_range(dst, b, b + part.extent(0)), part);
+                               });
 }
 template <ExecutionSpace E, class D, class... P, class D2, class... P2>
 void deep_copy(const E& exec, const DynamicView<D, P...>& dst, const DynamicView<D2, P2...>& src) {
   const std::size_t n = impl::dynamic_copy_count(dst, src);
   if (dst.chunk_size() == src.chunk_size()) {
-    for (std::size_t c = 0, b = 0; b < n; ++c) {
-      auto part = dst.impl_chunk(c);
-      const std::size_t len = part.extent(0) < n - b ? part.extent(0) : n - b;
-      deep_copy(exec, impl::dynamic_range(part, 0, len), impl::dynamic_range(src.impl_chunk(c), 0, len));
-      b += len;
-    }
+    impl::for_each_dynamic_chunk(dst, n, [&](std::size_t c, std::size_t, const auto& part) {
+      deep_copy(exec, part, impl::dynamic_range(src.impl_chunk(c), 0, part.extent(0)));
+    });
   } else {  // chunks that do not line up: through one contiguous copy in the destination's memory space
     View<typename DynamicView<D, P...>::non_const_value_type*, typename DynamicView<D, P...>::memory_space> tmp(
         view_alloc(WithoutInitializing, dst.label() + " (deep_copy staging)"), n);
@@ -327,19 +328,23 @@ requires((is_dynamic_view_v<A> && (is_dynamic_view_v<B> || is_view_v<B>)) ||
 
 /// A host copy of a DynamicView's shape (same chunk size and capacity), with its size; create_mirror_view returns v
 /// itself when it is in host memory already.
-template <class D, class... P>
-auto create_mirror(const DynamicView<D, P...>& v) {
-  using M = typename DynamicView<D, P...>::HostMirror;
+namespace impl {
+/// A DynamicView of type M with v's chunk size, capacity and size.
+template <class M, class V>
+M dynamic_mirror(const V& v) {
   M m(v.label() + " (mirror)", static_cast<unsigned>(v.chunk_size()), v.chunk_max() * v.chunk_size());
   m.resize_serial(v.size());
   return m;
 }
+}  // namespace impl
+template <class D, class... P>
+auto create_mirror(const DynamicView<D, P...>& v) {
+  return impl::dynamic_mirror<typename DynamicView<D, P...>::HostMirror>(v);
+}
 template <class Space, class D, class... P>
 requires(ExecutionSpace<Space> || MemorySpace<Space>) auto create_mirror(const Space&, const DynamicView<D, P...>& v) {
-  DynamicView<typename DynamicView<D, P...>::non_const_data_type, typename Space::memory_space> m(
-      v.label() + " (mirror)", static_cast<unsigned>(v.chunk_size()), v.chunk_max() * v.chunk_size());
-  m.resize_serial(v.size());
-  return m;
+  return impl::dynamic_mirror<
+      DynamicView<typename DynamicView<D, P...>::non_const_data_type, typename Space::memory_space>>(v);
 }
 template <class D, class... P>
 auto create_mirror_view(const DynamicView<D, P...>& v) {
