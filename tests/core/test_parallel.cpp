@@ -125,6 +125,52 @@ TEST_CASE_TEMPLATE("index types int and int64 and unsigned, and a plain count", 
                        doctest::Contains("on a bound (-1)"), weft::Error);
 }
 
+namespace {
+/// A functor that names its execution space: a count runs it there (Kokkos's rule), not on the default space.
+template <class E>
+struct OnItsSpace {
+  using execution_space = E;
+  using value_type = long;
+  weft::View<long*, typename E::memory_space> v;
+  WEFT_FUNCTION void operator()(int i) const { v(i) = 2L * i + 1; }
+  WEFT_FUNCTION void operator()(int i, long& sum) const { sum += v(i); }
+  WEFT_FUNCTION void operator()(int i, long& update, bool final) const {
+    const long x = v(i);
+    if (final) v(i) = update;
+    update += x;
+  }
+};
+struct NamesNoSpace {
+  WEFT_FUNCTION void operator()(int) const {}
+};
+struct NamesADevice {
+  using execution_space = weft::Device<weft::DefaultHostExecutionSpace, weft::HostSpace>;
+  WEFT_FUNCTION void operator()(int) const {}
+};
+}  // namespace
+
+TEST_CASE_TEMPLATE("a count runs on the functor's execution_space when it names one", E, WEFT_TEST_EXEC_SPACES) {
+  static_assert(std::is_same_v<typename decltype(weft::impl::count_policy<OnItsSpace<E>>(3))::execution_space, E>);
+  static_assert(std::is_same_v<typename decltype(weft::impl::count_policy<NamesNoSpace>(3))::execution_space,
+                               weft::DefaultExecutionSpace>);
+  static_assert(std::is_same_v<typename decltype(weft::impl::count_policy<NamesADevice>(3))::execution_space,
+                               weft::DefaultExecutionSpace>);
+  const int n = 1000;
+  // The View lives in E's memory only: on a device-default build (GpuEmu) a host functor's count that ran on the
+  // device would touch host memory there, which GpuEmu's host-access check stops.
+  OnItsSpace<E> f{weft::View<long*, typename E::memory_space>("on-its-space", n)};
+  weft::parallel_for(n, f);
+  long sum = 0;
+  weft::parallel_reduce("count-reduce", n, f, sum);
+  CHECK(sum == long(n) * n);
+  long total = 0;
+  weft::parallel_scan(n, f, total);
+  CHECK(total == long(n) * n);
+  E().fence();
+  auto h = weft_test::on_host(f.v);
+  for (int i = 0; i < n; i += 97) CHECK(h(i) == long(i) * i);
+}
+
 TEST_CASE_TEMPLATE("work tags select the operator", E, WEFT_TEST_EXEC_SPACES) {
   const int n = 513;
   TaggedFunctor<E> f{weft::View<int*, E>("out", n)};

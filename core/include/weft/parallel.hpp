@@ -60,13 +60,22 @@ concept ExecutionPolicy = requires {
 }
 &&std::is_same_v<typename P::policy, P>;
 
-/// An integer count n becomes RangePolicy<>(0, n).
-template <class P>
-auto to_policy(const P& p) {
-  if constexpr (std::is_integral_v<P>)
-    return RangePolicy<>(0, p);
-  else
-    return p;
+/// The space a count runs on, as Kokkos picks it: the functor's own `execution_space` when it names one (a functor
+/// written for the host keeps running on the host in a build whose default space is a device), else the default.
+template <class F>
+struct count_space {
+  using type = DefaultExecutionSpace;
+};
+template <class F>
+requires requires { typename F::execution_space; } && ExecutionSpace<typename F::execution_space>
+struct count_space<F> {
+  using type = typename F::execution_space;
+};
+
+/// A count n becomes RangePolicy<space>(0, n), the space as count_space picks it.
+template <class F, std::integral I>
+RangePolicy<typename count_space<F>::type> count_policy(I n) {
+  return RangePolicy<typename count_space<F>::type>(0, n);
 }
 
 /// A team functor's own scratch request, team_shmem_size(team_size) (or shmem_size(team_size)), as Kokkos reads it:
@@ -212,7 +221,7 @@ void profiled(tools::Kind kind, std::string_view label, const char* type_name, c
 // ---- parallel_for --------------------------------------------------------------------------------------
 template <impl::ExecutionPolicy P, class F>
 inline void parallel_for(std::string_view label, const P& policy, const F& f) {
-  const auto p = impl::with_functor_scratch(impl::to_policy(policy), f);
+  const auto p = impl::with_functor_scratch(policy, f);
   using Policy = std::remove_cvref_t<decltype(p)>;
   if constexpr (impl::check_for_functor<F, Policy>()) {
     impl::check_initialized("parallel_for", label);
@@ -228,15 +237,16 @@ template <impl::ExecutionPolicy P, class F>
 inline void parallel_for(const P& policy, const F& f) {
   parallel_for(std::string_view(), policy, f);
 }
-/// A count n runs RangePolicy<>(0, n). Counts are taken by value, as Kokkos takes them: a `static const` data member
-/// with no definition outside its class is then not odr-used (no "undefined reference" at link time).
+/// A count n runs RangePolicy<>(0, n) on the functor's execution_space if it names one, else the default. Counts are
+/// taken by value, as Kokkos takes them: a `static const` data member with no definition outside its class is then not
+/// odr-used (no "undefined reference" at link time).
 template <std::integral I, class F>
 inline void parallel_for(std::string_view label, I n, const F& f) {
-  parallel_for(label, RangePolicy<>(0, n), f);
+  parallel_for(label, impl::count_policy<F>(n), f);
 }
 template <std::integral I, class F>
 inline void parallel_for(I n, const F& f) {
-  parallel_for(std::string_view(), RangePolicy<>(0, n), f);
+  parallel_for(std::string_view(), impl::count_policy<F>(n), f);
 }
 
 // ---- parallel_reduce -------------------------------------------------------------------------------------
@@ -289,7 +299,7 @@ inline void parallel_reduce(std::string_view label, const P& policy, const F& f,
   static_assert(non_const,
                 "weft::parallel_reduce: a result argument is const; pass a non-const variable, a View or a reducer");
   if constexpr (non_const) {
-    const auto p = impl::with_functor_scratch(impl::to_policy(policy), f);
+    const auto p = impl::with_functor_scratch(policy, f);
     using Policy = std::remove_cvref_t<decltype(p)>;
     auto adaptor = impl::make_reduce_adaptor<F, Policy>(f, results...);
     using Adaptor = decltype(adaptor);
@@ -316,11 +326,11 @@ inline void parallel_reduce(const P& policy, const F& f, Results&&... results) {
 }
 template <std::integral I, class F, class... Results>
 inline void parallel_reduce(std::string_view label, I n, const F& f, Results&&... results) {
-  parallel_reduce(label, RangePolicy<>(0, n), f, static_cast<Results&&>(results)...);
+  parallel_reduce(label, impl::count_policy<F>(n), f, static_cast<Results&&>(results)...);
 }
 template <std::integral I, class F, class... Results>
 inline void parallel_reduce(I n, const F& f, Results&&... results) {
-  parallel_reduce(std::string_view(), RangePolicy<>(0, n), f, static_cast<Results&&>(results)...);
+  parallel_reduce(std::string_view(), impl::count_policy<F>(n), f, static_cast<Results&&>(results)...);
 }
 
 // ---- parallel_scan ---------------------------------------------------------------------------------------
@@ -350,9 +360,8 @@ void run_scan(std::string_view label, const Policy& p, const F& f, const Adaptor
 /// Exclusive prefix scan: f(i, update, final) adds its contribution to `update`; on the final pass
 /// `update` holds the sum of the contributions of the indices before i. `total` receives the sum of all.
 template <impl::ExecutionPolicy P, class F, class Total>
-inline void parallel_scan(std::string_view label, const P& policy, const F& f, Total& total) {
+inline void parallel_scan(std::string_view label, const P& p, const F& f, Total& total) {
   static_assert(!std::is_const_v<Total>, "weft::parallel_scan: the total argument is const");
-  const auto p = impl::to_policy(policy);
   if constexpr (is_view_v<Total>) {
     // The total is written where the View lives: by the kernel itself when the space can reach it, else
     // copied there (a device View is never dereferenced on the host).
@@ -360,12 +369,12 @@ inline void parallel_scan(std::string_view label, const P& policy, const F& f, T
     if constexpr (impl::ReducingFunctor<F>)
       impl::run_scan(
           label, p, f,
-          impl::FunctorAdaptor<F, typename Total::memory_space, typename decltype(p)::work_tag>{
+          impl::FunctorAdaptor<F, typename Total::memory_space, typename P::work_tag>{
               &f, impl::functor_value_count(f), total.data(), &impl::write_result_bytes<typename Total::memory_space>});
     else
       impl::run_scan(label, p, f, impl::ReducerAdaptor<decltype(impl::as_reducer(total))>{impl::as_reducer(total)});
   } else if constexpr (impl::ReducingFunctor<F>) {
-    using FA = impl::FunctorAdaptor<F, void, typename decltype(p)::work_tag>;
+    using FA = impl::FunctorAdaptor<F, void, typename P::work_tag>;
     typename FA::value_type* target;
     if constexpr (std::is_pointer_v<Total>)
       target = total;
@@ -377,19 +386,17 @@ inline void parallel_scan(std::string_view label, const P& policy, const F& f, T
   }
 }
 template <impl::ExecutionPolicy P, class F>
-inline void parallel_scan(std::string_view label, const P& policy, const F& f) {
+inline void parallel_scan(std::string_view label, const P& p, const F& f) {
   if constexpr (impl::ReducingFunctor<F>) {
-    const auto p = impl::to_policy(policy);
-    impl::run_scan(
-        label, p, f,
-        impl::FunctorAdaptor<F, void, typename decltype(p)::work_tag>{&f, impl::functor_value_count(f), nullptr});
+    impl::run_scan(label, p, f,
+                   impl::FunctorAdaptor<F, void, typename P::work_tag>{&f, impl::functor_value_count(f), nullptr});
   } else {
     using T = typename impl::lambda_param<F, 1>::type;
     static_assert(!std::is_void_v<T>,
                   "weft::parallel_scan: cannot tell the scan's value type; give the lambda a concrete "
                   "f(i, T& update, bool final) signature, a total argument, or a functor with value_type");
     T discarded{};
-    parallel_scan(label, policy, f, discarded);
+    parallel_scan(label, p, f, discarded);
   }
 }
 template <impl::ExecutionPolicy P, class F, class... Total>
@@ -398,11 +405,11 @@ requires(sizeof...(Total) <= 1) inline void parallel_scan(const P& policy, const
 }
 template <std::integral I, class F, class... Total>
 requires(sizeof...(Total) <= 1) inline void parallel_scan(std::string_view label, I n, const F& f, Total&... total) {
-  parallel_scan(label, RangePolicy<>(0, n), f, total...);
+  parallel_scan(label, impl::count_policy<F>(n), f, total...);
 }
 template <std::integral I, class F, class... Total>
 requires(sizeof...(Total) <= 1) inline void parallel_scan(I n, const F& f, Total&... total) {
-  parallel_scan(std::string_view(), RangePolicy<>(0, n), f, total...);
+  parallel_scan(std::string_view(), impl::count_policy<F>(n), f, total...);
 }
 
 }  // namespace weft
