@@ -40,6 +40,55 @@ TEST_CASE_TEMPLATE("View ranks 0..8 have the extents, strides and size given", E
                        doctest::Contains("extent 2 given as 2 but the data type fixes it at 3"), weft::Error);
 }
 
+/// Kokkos's view_is_assignable table: always (from the types), sometimes (for these Views), and the assignment
+/// itself where it may happen.
+template <class Dst, class Src, class... N>
+void check_assignability(bool always, bool sometimes, N... n) {
+  CAPTURE(always);
+  CAPTURE(sometimes);
+  Dst dst;
+  Src src("src", n...);
+  CHECK(weft::is_always_assignable<Dst, Src>::value == always);
+  CHECK(weft::is_always_assignable_v<Dst&, const Src&> == always);
+  CHECK(weft::is_assignable(dst, src) == sometimes);
+  if constexpr (weft::impl::view_type_assignable<Dst, Src>::value) {
+    if (sometimes) {
+      dst = src;
+      CHECK(dst.data() == src.data());
+    } else {
+      CHECK_THROWS_AS(dst = src, weft::Error);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("is_always_assignable and is_assignable answer as Kokkos's", E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  using L = weft::LayoutLeft;
+  using R = weft::LayoutRight;
+  using S = weft::LayoutStride;
+  check_assignability<weft::View<int*, L, M>, weft::View<int*, L, M>>(true, true, 10);
+  check_assignability<weft::View<int[10], L, M>, weft::View<int*, L, M>>(false, true, 10);
+  check_assignability<weft::View<int[5], L, M>, weft::View<int*, L, M>>(false, false, 10);
+  check_assignability<weft::View<int*, L, M>, weft::View<int[10], L, M>>(true, true);
+  check_assignability<weft::View<int[5], L, M>, weft::View<int[10], L, M>>(false, false);
+  check_assignability<weft::View<int* [10], L, M>, weft::View<int**, L, M>>(false, true, 10, 10);
+  check_assignability<weft::View<int* [5], L, M>, weft::View<int**, L, M>>(false, false, 10, 10);
+  check_assignability<weft::View<int**, L, M>, weft::View<int* [10], L, M>>(true, true, 10);
+  check_assignability<weft::View<int* [5], L, M>, weft::View<int* [10], L, M>>(false, false, 10);
+  check_assignability<weft::View<int*, L, M>, weft::View<double*, L, M>>(false, false, 10);
+  check_assignability<weft::View<int, L, M>, weft::View<int, R, M>>(true, true);
+  check_assignability<weft::View<int*, L, M>, weft::View<int*, R, M>>(true, true, 10);
+  check_assignability<weft::View<int[10], L, M>, weft::View<int*, R, M>>(false, true, 10);
+  check_assignability<weft::View<int**, L, M>, weft::View<int**, R, M>>(false, false, 10, 2);
+  check_assignability<weft::View<int**, S, M>, weft::View<int**, R, M>>(true, true, 10, 2);
+  check_assignability<weft::View<int**, S, M>, weft::View<int**, L, M>>(true, true, 10, 2);
+  check_assignability<weft::View<const int*, L, M>, weft::View<int*, L, M>>(true, true, 10);
+  check_assignability<weft::View<int*, L, M>, weft::View<const int*, L, M>>(false, false, 10);
+  constexpr bool same = std::is_same_v<M, weft::HostSpace>;
+  check_assignability<weft::View<int*, L, M>, weft::View<int*, L, weft::HostSpace>>(same, same, 10);
+  static_assert(!weft::is_always_assignable_v<weft::View<int*>, int*>);
+}
+
 TEST_CASE_TEMPLATE("View allocations are zero-initialized unless WithoutInitializing", E, WEFT_TEST_HOST_SPACES) {
   weft::View<double*, E> a("a", 100000);
   double s = 0;

@@ -298,7 +298,11 @@ class ViewTracker {
   }
   WEFT_INLINE_FUNCTION void release() {
 #if !WEFT_IMPL_DEVICE_PASS
+#if WEFT_IMPL_HOST_RUN_DEVICE_CODE
+    if (bits_ && !(bits_ & 1u) && !t_in_device_kernel) {
+#else
     if (bits_ && !(bits_ & 1u)) {
+#endif
       SharedAllocationRecord* r = record();
       if (__atomic_sub_fetch(&r->count, 1, __ATOMIC_ACQ_REL) == 0) r->destroy(r);
     }
@@ -318,11 +322,7 @@ class ViewTracker {
 template <class T, class Space>
 void construct_elements(T* p, std::size_t n, std::string_view label);
 template <class T, class Space>
-void destroy_elements(T* p, std::size_t n) {
-  if constexpr (!std::is_trivially_destructible_v<T>) {
-    for (std::size_t i = 0; i < n; ++i) p[i].~T();
-  }
-}
+void destroy_elements(T* p, std::size_t n);
 /// The elements built one after the other on this thread; on a throw those already built are destroyed.
 template <class T, class Space>
 void construct_elements_sequential(T* p, std::size_t n) {
@@ -1145,6 +1145,64 @@ auto subview(const View<D, P...>& v, const Args&... args) {
   };
   (one(args), ...);
   return Result::impl_make(v.data() + (v.data() ? offset : 0), sm, v.impl_track());
+}
+
+namespace impl {
+/// Whether a View of type Src may be assigned to one of type Dst at all (Kokkos's mapping is_assignable): the
+/// converting constructor takes it (rank, value type, memory space, layout) and the extents both types fix agree.
+template <class Dst, class Src>
+struct view_type_assignable : std::false_type {};
+template <class D1, class... P1, class D2, class... P2>
+struct view_type_assignable<View<D1, P1...>, View<D2, P2...>> {
+  using A = View<D1, P1...>;
+  using B = View<D2, P2...>;
+  static constexpr bool fixed_extents_agree() {
+    if constexpr (A::R != B::R) {
+      return false;
+    } else {
+      for (int k = 0; k < A::R; ++k)
+        if (k >= A::traits::rank_dynamic && k >= B::traits::rank_dynamic &&
+            A::traits::analysis::extent_at(k) != B::traits::analysis::extent_at(k))
+          return false;
+      return true;
+    }
+  }
+  static constexpr bool value = std::is_constructible_v<A, const B&> && fixed_extents_agree();
+};
+}  // namespace impl
+
+/// is_always_assignable<Dst, Src>::value: every View of type Src can be assigned to one of type Dst (Kokkos's name;
+/// references and a const Src are looked through): assignable types, and no extent that Dst fixes is left to run
+/// time in Src.
+template <class Dst, class Src>
+struct is_always_assignable {
+  using A = std::remove_reference_t<Dst>;
+  using B = std::remove_const_t<std::remove_reference_t<Src>>;
+  static constexpr bool value = [] {
+    if constexpr (is_view_v<A> && is_view_v<B>)
+      return impl::view_type_assignable<std::remove_cv_t<A>, B>::value &&
+             std::remove_cv_t<A>::traits::rank_dynamic >= B::traits::rank_dynamic;
+    else
+      return false;
+  }();
+};
+template <class Dst, class Src>
+inline constexpr bool is_always_assignable_v = is_always_assignable<Dst, Src>::value;
+
+/// is_assignable(dst, src): whether `dst = src` would succeed for these Views (Kokkos's name): always, or the types
+/// are assignable and src's extents equal the ones dst's type fixes.
+template <class D1, class... P1, class D2, class... P2>
+constexpr bool is_assignable(const View<D1, P1...>&, const View<D2, P2...>& src) {
+  using A = View<D1, P1...>;
+  if constexpr (is_always_assignable_v<A, View<D2, P2...>>) {
+    return true;
+  } else if constexpr (!impl::view_type_assignable<A, View<D2, P2...>>::value) {
+    return false;
+  } else {
+    for (int k = A::traits::rank_dynamic; k < A::R; ++k)
+      if (src.extent(k) != A::traits::analysis::extent_at(k)) return false;
+    return true;
+  }
 }
 
 }  // namespace weft
