@@ -297,6 +297,60 @@ TEST_CASE_TEMPLATE("team and thread scratch, levels 0 and 1, at and over the lim
                        doctest::Contains("level 2 does not exist"), weft::Error);
 }
 
+TEST_CASE_TEMPLATE("a thread's vector lanes see each other's writes after a ThreadVectorRange and a single", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  // Kokkos's team_vector test 3: lanes write a thread's scratch row, then one lane reads the whole row. On a GPU the
+  // lanes must leave the range together (GpuEmu ran lane 0 ahead and read what the others had not written yet).
+  using member = typename weft::TeamPolicy<E>::member_type;
+  using scratch_view = weft::View<long*, typename E::scratch_memory_space, weft::MemoryUnmanaged>;
+  const int league = 5, row = 13;
+  const int ts = E::impl_is_host_space ? 1 : 6;
+  const int vl = E::impl_is_host_space ? 1 : 8;
+  weft::View<long**, E> sums("sums", league, ts);
+  weft::View<long**, E> after_single("after_single", league, ts);
+  weft::parallel_for(
+      "lanes",
+      weft::TeamPolicy<E>(league, ts, vl).set_scratch_size(0, weft::PerTeam(scratch_view::shmem_size(ts * row))),
+      WEFT_LAMBDA(const member& m) {
+        scratch_view values(m.team_scratch(0), m.team_size() * row);
+        const int t = m.team_rank();
+        weft::parallel_for(weft::ThreadVectorRange(m, row),
+                           [&](int i) { values(row * t + i) = 100L * m.league_rank() + 10L * t + i; });
+        weft::single(weft::PerThread(m), [&] {
+          long s = 0;
+          for (int i = 0; i < row; ++i) s += values(row * t + i);
+          sums(m.league_rank(), t) = s;
+          values(row * t) = -1;  // lane 0 writes; every lane reads it after the single
+        });
+        const long seen = values(row * t);
+        weft::single(weft::PerThread(m), [&] { after_single(m.league_rank(), t) = seen; });
+      });
+  const auto h = weft_test::on_host(sums);
+  const auto a = weft_test::on_host(after_single);
+  for (int l = 0; l < league; ++l)
+    for (int t = 0; t < ts; ++t) {
+      CHECK(h(l, t) == row * (100L * l + 10L * t) + row * (row - 1) / 2);
+      CHECK(a(l, t) == -1);
+    }
+}
+
+TEST_CASE_TEMPLATE("level-1 scratch takes large requests (Kokkos's test asks 4 GB for one team)", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  // Up to the memory behind the level (the host's, the device's), no longer 256 MiB on GPUs.
+  using member = typename weft::TeamPolicy<E>::member_type;
+  const std::size_t bytes = std::size_t(300) << 20;
+  weft::View<int*, E> ok("ok", 1);
+  weft::parallel_for(
+      "big_level1", weft::TeamPolicy<E>(1, 1).set_scratch_size(1, weft::PerTeam(bytes)), WEFT_LAMBDA(const member& m) {
+        char* p = static_cast<char*>(m.team_scratch(1).get_shmem(bytes));
+        if (p == nullptr) return;
+        p[0] = 1;
+        p[bytes - 1] = 2;
+        ok(0) = p[0] + p[bytes - 1];
+      });
+  CHECK(weft_test::on_host(ok)(0) == 3);
+}
+
 struct Three {  // 24 bytes: Kokkos puts a scratch View of it at a multiple of 24
   double x, y, z;
 };

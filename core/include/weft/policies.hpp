@@ -325,6 +325,13 @@ class TeamPolicy {
   TeamPolicy(const execution_space& space, std::int64_t league, int team, int vector = 1)
       : space_(space), league_(league), team_(team), vector_(vector) {
     validate();
+    // Through the drop-in, a GPU vector length that is not a power of two up to the warp is rounded down into range
+    // as Kokkos's GPU backends round it (33 runs as 32, 19 as 16); Weft programs are told (weft::Error at launch).
+    if (!execution_space::impl_is_host_space && vector_ > 0 && impl::kokkos_error_style()) {
+      int v = vector_ < 32 ? vector_ : 32;
+      while (v & (v - 1)) v &= v - 1;
+      vector_ = v;
+    }
   }
   TeamPolicy(const execution_space& space, std::int64_t league, AUTO_t, int vector = 1)
       : TeamPolicy(space, league, -1, vector) {}

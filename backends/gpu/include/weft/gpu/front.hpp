@@ -131,6 +131,15 @@ struct VendorBase {
   static int multiprocessor_count() { return front::multiprocessor_count(); }
   /// The dynamic shared memory a block may have on the device (its opt-in maximum: 227 KiB on sm_90).
   static std::size_t shared_per_block() { return front::shared_per_block(); }
+  /// The device's global memory in bytes (read once): what level-1 team scratch may ask for at most.
+  static std::size_t global_memory_bytes() {
+    static const std::size_t total = [] {
+      std::size_t free_b = 0, total_b = 0;
+      (void)Api::mem_get_info(&free_b, &total_b);
+      return total_b;
+    }();
+    return total;
+  }
   /// TeamPolicy AUTO keeps the recommended team size unless the backend has an occupancy calculator.
   template <class K, class LB = LaunchBounds<>, class SharedFn>
   static int occupancy_block(const SharedFn&, int fallback) {

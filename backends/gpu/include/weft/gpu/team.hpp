@@ -90,6 +90,9 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
     where(level, parts, me);
     const std::int64_t n = static_cast<std::int64_t>(e) - static_cast<std::int64_t>(b);
     for (std::int64_t i = me; i < n; i += parts) body(static_cast<I>(static_cast<std::int64_t>(b) + i));
+    // A thread's vector lanes leave a ThreadVectorRange together, each seeing what the others wrote (as Kokkos's
+    // GPU backends: a lane may read another's result next, e.g. in single(PerThread(member), ...)).
+    if (level == NestLevel::ThreadVector) gpu::sync_warp(segment_mask());
   }
   /// A nested scan in index order: passes of P consecutive indices, each scanned across the parts and offset by
   /// the passes before it. f(i, update, final) as in <weft/team.hpp>; *total gets the range's sum.
@@ -164,18 +167,21 @@ class GpuTeamMember : public TeamCollectives<GpuTeamMember<E>> {
   }
   template <class T>
   WEFT_DEVICE void impl_vector_broadcast(T& value) const {
-    static_assert(std::is_trivially_copyable_v<T>,
-                  "weft: single(PerThread(member), f, value) on a GPU broadcasts a trivially copyable value");
+    static_assert(gpu::movable_as_bytes_v<T>,
+                  "weft: single(PerThread(member), f, value) on a GPU broadcasts a value movable as its bytes "
+                  "(trivially copyable, or trivially destructible with a copy constructor)");
     const unsigned width = gpu::block_dim().x;
     if (width > 1) value = gpu::shfl(value, 0, segment_mask(), static_cast<int>(width));
   }
   template <class F>
   WEFT_DEVICE void impl_single_lane(const F& f) const {
     if (gpu::thread_idx().x == 0) f();
+    gpu::sync_warp(segment_mask());  // the other lanes see what lane 0 wrote (as Kokkos)
   }
   template <class F>
   WEFT_DEVICE void impl_single_team(const F& f) const {
     if (gpu::thread_idx().x == 0 && gpu::thread_idx().y == 0) f();
+    gpu::sync_warp(segment_mask());
   }
 
  private:
@@ -218,9 +224,10 @@ struct TeamTraits<E> {
   /// Level 0 is the block's dynamic shared memory (the device's opt-in maximum: 227 KiB on sm_90, 163 KiB on
   /// sm_80, 64 KiB on CDNA) less the team's collective slots (gpu_team_collective_bytes: 2080 bytes with
   /// 32-lane warps, whatever the team size): scratch_size_limit(0, threads) is what a team of `threads` (team size x
-  /// vector length) may ask for, scratch_size_max(0) what a team of any size may. Level 1 is global memory.
+  /// vector length) may ask for, scratch_size_max(0) what a team of any size may. Level 1 is global memory: up to
+  /// the device's (Kokkos takes any request there; its test asks 4 GB for one team).
   static std::size_t scratch_size_limit(int level, int) {
-    if (level != 0) return std::size_t(256) << 20;
+    if (level != 0) return E::impl_vendor::global_memory_bytes();
     const std::size_t cap = E::impl_vendor::shared_per_block(), slots = gpu_team_collective_bytes;
     return cap > slots ? cap - slots : 0;
   }
