@@ -88,4 +88,6 @@ function(weft_check_backends)
   set(WEFT_DEFAULT_BACKEND "${_default}" PARENT_SCOPE)
   # The hooks a backend asks core for (core/config.hpp.in): GpuEmu's stream-order checker sees host accesses.
   set(WEFT_BACKEND_ACCESS_HOOKS ${WEFT_ENABLE_GPU_EMULATION} PARENT_SCOPE)
+  # Device code that runs on host threads (GpuEmu's kernels): View handles there must not count, as on a GPU.
+  set(WEFT_BACKEND_HOST_RUN_DEVICE_CODE ${WEFT_ENABLE_GPU_EMULATION} PARENT_SCOPE)
 endfunction()

@@ -9,8 +9,10 @@
 #include <Kokkos_Random.hpp>
 #include <Kokkos_ScatterView.hpp>
 #include <Kokkos_Sort.hpp>
+#include <Kokkos_StaticCrsGraph.hpp>
 #include <Kokkos_UnorderedMap.hpp>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <complex>
@@ -37,11 +39,18 @@ struct Vec2 {
   }
   KOKKOS_INLINE_FUNCTION bool operator<(const Vec2& o) const { return x + y < o.x + o.y; }
 };
-/// A wrapper whose identities are long's (Kokkos's TestTeamBasic derives its specialization that way).
+/// A wrapper whose identities are long's (Kokkos's TestTeamBasic derives its specialization that way), and, as its
+/// long_wrapper, with its own copy constructor and assignment: not trivially copyable, yet reduced and broadcast on
+/// GPUs (moved as its bytes, as Kokkos moves it).
 struct LongWrap {
   long v = 0;
-  LongWrap() = default;
+  KOKKOS_INLINE_FUNCTION LongWrap() {}
   KOKKOS_INLINE_FUNCTION LongWrap(long a) : v(a) {}
+  KOKKOS_INLINE_FUNCTION LongWrap(const LongWrap& o) : v(o.v) {}
+  KOKKOS_INLINE_FUNCTION LongWrap& operator=(const LongWrap& o) {
+    v = o.v;
+    return *this;
+  }
   KOKKOS_INLINE_FUNCTION LongWrap& operator+=(const LongWrap& o) {
     v += o.v;
     return *this;
@@ -118,6 +127,29 @@ TEST_CASE_TEMPLATE("a Kokkos::reduction_identity specialization for a user type 
       });
   const auto h = weft_test::on_host(out);
   for (int r = 0; r < league; ++r) CHECK(h(r) == long(r) * 1000 * per_team + per_team * (per_team - 1) / 2);
+
+  // The same type through a vector-lane reduction and a PerThread broadcast (Kokkos's TeamVectorRange and
+  // TeamBasic use long_wrapper so), with vector lanes.
+  static_assert(!std::is_trivially_copyable_v<spec::LongWrap>);
+  const int threads = 4, lanes = 8;
+  Kokkos::View<long**, typename E::memory_space> per_thread("per_thread", league, threads);
+  const int vector = E::impl_is_host_space ? 1 : lanes;
+  Kokkos::parallel_for(
+      Kokkos::TeamPolicy<E>(league, E::impl_is_host_space ? 1 : threads, vector), KOKKOS_LAMBDA(const member& t) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(t, threads), [&](int k) {
+          spec::LongWrap s;
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(t, per_team), [&](int j, spec::LongWrap& acc) { acc += spec::LongWrap(j + k); },
+              Kokkos::Sum<spec::LongWrap>(s));
+          spec::LongWrap b;
+          Kokkos::single(
+              Kokkos::PerThread(t), [&](spec::LongWrap& x) { x = spec::LongWrap(s.v + 1); }, b);
+          Kokkos::single(Kokkos::PerThread(t), [&] { per_thread(t.league_rank(), k) = b.v; });
+        });
+      });
+  const auto hp = weft_test::on_host(per_thread);
+  for (int r = 0; r < league; ++r)
+    for (int k = 0; k < threads; ++k) CHECK(hp(r, k) == long(per_team) * k + per_team * (per_team - 1) / 2 + 1);
 }
 
 TEST_CASE_TEMPLATE("Kokkos's atomic family: fetch_op, op_fetch and void forms of inc, dec, mod, nand, shifts, min, max",
@@ -552,6 +584,29 @@ TEST_CASE("impl_hardware_thread_id is below concurrency() in a host kernel") {
   CHECK(bad(0) == 0);
 }
 
+#if WEFT_HAS_GPU_EMU
+TEST_CASE("GpuEmu::impl_hardware_thread_id: the grid index modulo concurrency() in a kernel, 0 outside") {
+  using G = weft::GpuEmu;
+  const int c = G().concurrency();
+  CHECK(G::impl_hardware_thread_id() == 0);
+  const int n = 3000;
+  Kokkos::View<int*, G::memory_space> seen("seen", n);
+  Kokkos::parallel_for(
+      Kokkos::TeamPolicy<G>(n / 100, 100), KOKKOS_LAMBDA(const Kokkos::TeamPolicy<G>::member_type& t) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(t, 100),
+                             [&](int j) { seen(t.league_rank() * 100 + j) = G::impl_hardware_thread_id(); });
+      });
+  const auto h = weft_test::on_host(seen);
+  for (int i = 0; i < n; ++i) CHECK((h(i) >= 0 && h(i) < c));
+  // A team's threads sit in distinct slots (leagues beyond the grid reuse the slots of the blocks that run them).
+  for (int r = 0; r < n / 100; ++r) {
+    std::vector<int> team(h.data() + r * 100, h.data() + (r + 1) * 100);
+    std::sort(team.begin(), team.end());
+    CHECK(std::unique(team.begin(), team.end()) - team.begin() == 100);
+  }
+}
+#endif
+
 TEST_CASE_TEMPLATE("an Unmanaged View of the execution space's memory on team scratch", E, WEFT_TEST_EXEC_SPACES) {
   const int league = 3;
   Kokkos::View<double*, typename E::memory_space> out("out", league);
@@ -801,7 +856,7 @@ TEST_CASE("View and DualView of Views with SequentialHostInit: built and rebuilt
   Kokkos::View<Inner*, Kokkos::HostSpace> v(Kokkos::view_alloc("v", Kokkos::SequentialHostInit), 5);
   v(4) = Inner("x", 1);
   CHECK(v(4).use_count() == 1);  // one owner: the element
-#if WEFT_HAS_GPUEMU || WEFT_HAS_CUDA || WEFT_HAS_HIP
+#if WEFT_HAS_GPU_EMU || WEFT_HAS_CUDA || WEFT_HAS_HIP
   // Elements in memory the host cannot reach cannot be built there: refused, naming the View.
   using DevMem = Kokkos::DefaultExecutionSpace::memory_space;
   try {
@@ -812,6 +867,41 @@ TEST_CASE("View and DualView of Views with SequentialHostInit: built and rebuilt
     CHECK(std::string(e.what()).find("SequentialHostInit") != std::string::npos);
   }
 #endif
+}
+
+TEST_CASE_TEMPLATE("DualView of Views of a space with SequentialHostInit: host built, the device side a copy", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  // Kokkos's dualview_sequential_host_init on every space: on a device the host side is built on the host and the
+  // device side is a copy of its elements (before: "not accessible from the host" on a device DualView).
+  using Inner = Kokkos::View<double*, E>;
+  using DV = Kokkos::DualView<Inner*, E>;
+  DV dv(Kokkos::view_alloc("views", Kokkos::SequentialHostInit), 3u);
+  CHECK(dv.view_device().size() == 3u);
+  CHECK(dv.view_host().size() == 3u);
+  const int m = 5;
+  for (int k = 0; k < 3; ++k) {
+    dv.view_host()(k) = Inner("inner", m);
+    Kokkos::deep_copy(dv.view_host()(k), double(k + 1));
+  }
+  dv.modify_host();
+  dv.sync_device();
+  // The device side's elements are the inner Views: a kernel reads through them.
+  double sum = 0;
+  const auto d = dv.view_device();
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<E>(0, 3 * m), KOKKOS_LAMBDA(int i, double& s) { s += d(i / m)(i % m); }, sum);
+  CHECK(sum == m * (1.0 + 2.0 + 3.0));
+  dv.resize(Kokkos::view_alloc(Kokkos::SequentialHostInit), 2u);
+  CHECK(dv.view_device().size() == 2u);
+  CHECK(dv.view_host().size() == 2u);
+  CHECK(dv.view_host()(1).label() == "inner");  // kept by the resize
+  dv.realloc(Kokkos::view_alloc(Kokkos::SequentialHostInit), 4u);
+  CHECK(dv.view_device().size() == 4u);
+  CHECK(dv.view_host().size() == 4u);
+  CHECK(dv.view_host()(1).data() == nullptr);  // realloc: elements constructed anew
+  CHECK_THROWS_WITH_AS(DV(Kokkos::view_alloc("both", Kokkos::SequentialHostInit, Kokkos::WithoutInitializing), 2u),
+                       doctest::Contains("SequentialHostInit constructs the elements and WithoutInitializing"),
+                       weft::Error);
 }
 
 TEST_CASE_TEMPLATE("UnorderedMap: Kokkos's capacities, a full map fails fast, mirrors keep indices, const maps", E,
@@ -1139,4 +1229,33 @@ TEST_CASE_TEMPLATE("Kokkos names: DynamicView, a static const count, numeric tra
       },
       bad);
   CHECK(bad == 0);
+}
+
+TEST_CASE_TEMPLATE("Kokkos::StaticCrsGraph: Kokkos's names, unmanaged Views, mirrors and maximum_entry", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using G = Kokkos::StaticCrsGraph<unsigned, E>;
+  using H = typename G::HostMirror;
+  std::vector<std::vector<int>> rows(50);
+  for (int i = 0; i < 50; ++i)
+    for (int j = 0; j < 8; ++j) rows[i].push_back(i + j * 3);
+  G d = Kokkos::create_staticcrsgraph<G>("d", rows);
+  H h = Kokkos::create_mirror(d);
+  CHECK(h.row_map.extent(0) - 1 == 50);
+  for (int i = 0; i < 50; ++i) {
+    auto row = h.rowConst(i);
+    REQUIRE(row.length == 8u);
+    for (unsigned j = 0; j < row.length; ++j) CHECK(row.colidx(j) == unsigned(i + j * 3));
+  }
+  CHECK(Kokkos::maximum_entry(d) == 49u + 21u);
+  H hv = Kokkos::create_mirror_view(h);  // a host graph is its own mirror view
+  CHECK(hv.entries.data() == h.entries.data());
+  // Kokkos's graph4: a graph over unmanaged Views of the caller's arrays
+  using U = Kokkos::StaticCrsGraph<unsigned, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  static_assert(std::is_same_v<typename U::row_map_type::memory_traits, Kokkos::MemoryUnmanaged>);
+  std::size_t ptr[] = {0, 2, 3};
+  unsigned ind[] = {4, 7, 1};
+  U u(typename U::entries_type(ind, 3), typename U::row_map_type(ptr, 3));
+  CHECK(u.numRows() == 2);
+  CHECK(u.rowConst(0)(1) == 7u);
+  CHECK(u.rowConst(1).length == 1u);
 }

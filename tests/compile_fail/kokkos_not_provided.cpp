@@ -2,6 +2,6 @@
 #include <Kokkos_Core.hpp>
 
 int main() {
-  Kokkos::StaticCrsGraph<int, Kokkos::DefaultExecutionSpace> g;
+  Kokkos::vector<int> v(3);
   return 0;
 }

@@ -192,7 +192,8 @@ void check_scatter_sum(const char* what) {
   weft::View<double*, E> hist("hist", bins);
   weft::deep_copy(hist, 3.0);  // contribute adds to what is there
   SV scatter(hist);
-  CHECK(scatter.impl_copies() == (SV::is_duplicated ? E().concurrency() : 1));
+  // Copies per host thread; on a device, ScatterDuplicated contributes atomically to the View itself.
+  CHECK(scatter.impl_copies() == (SV::impl_host_duplicated ? E().concurrency() : 1));
   for (int round = 0; round < 2; ++round) {
     weft::parallel_for(
         "histogram", weft::RangePolicy<E>(0, n), WEFT_LAMBDA(int i) {
@@ -219,6 +220,13 @@ TEST_CASE_TEMPLATE("ScatterView: a histogram of seeded contributions, duplicated
     check_scatter_sum<E, weft::ScatterDuplicated, weft::ScatterNonAtomic>("duplicated");
   } else {
     static_assert(!Default::is_duplicated && Default::is_atomic);
+    // Kokkos's spelling for every space: on a device it is one View, contributed to atomically.
+    using Dup = weft::ScatterView<double*, weft::LayoutRight, E, weft::ScatterSum, weft::ScatterDuplicated,
+                                  weft::ScatterNonAtomic>;
+    static_assert(
+        Dup::impl_device_duplicated &&
+        std::is_same_v<typename Dup::Access::value_reference, weft::ScatterValue<double, weft::ScatterSum, true>>);
+    check_scatter_sum<E, weft::ScatterDuplicated, weft::ScatterNonAtomic>("duplicated on a device");
   }
   check_scatter_sum<E, weft::ScatterNonDuplicated, weft::ScatterAtomic>("atomic");
 }
@@ -747,4 +755,108 @@ TEST_CASE_TEMPLATE("DynamicView: chunks, growth keeps the elements, copies see r
   bad = 0;
   for (std::size_t i = 0; i < n2; ++i) bad += hz(i) != (i < 700 ? 0.0 : vals[i]);
   CHECK(bad == 0);
+}
+
+/// Checks a block partitioning: offsets from 0 to the row count, in order, and no block of more than one row costs
+/// more than twice its share plus the heaviest row (a row alone may cost anything).
+template <class Host>
+void check_blocks(const Host& h, std::size_t blocks, std::size_t c) {
+  REQUIRE(h.row_block_offsets.extent(0) == blocks + 1);
+  CHECK(h.row_block_offsets(0) == 0);
+  CHECK(h.row_block_offsets(blocks) == h.numRows());
+  const double total = double(h.row_map(h.numRows())) + double(c) * h.numRows();
+  std::size_t heaviest = 0;
+  for (std::size_t r = 0; r < h.numRows(); ++r)
+    heaviest = std::max<std::size_t>(heaviest, h.row_map(r + 1) - h.row_map(r) + c);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t first = h.row_block_offsets(b), last = h.row_block_offsets(b + 1);
+    REQUIRE(first <= last);
+    double cost = 0;
+    for (std::size_t r = first; r < last; ++r) cost += double(h.row_map(r + 1) - h.row_map(r) + c);
+    CAPTURE(b);
+    if (last - first > 1) CHECK(cost <= total / blocks + heaviest);
+    // and a row heavier than two shares sits alone
+    for (std::size_t r = first; r < last; ++r)
+      if (double(h.row_map(r + 1) - h.row_map(r) + c) > 2 * total / blocks) CHECK(last - first == 1);
+  }
+}
+
+TEST_CASE_TEMPLATE("StaticCrsGraph: built from rows, mirrored, rows read in kernels, blocks balanced", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using G = weft::StaticCrsGraph<int, E>;
+  static_assert(std::is_same_v<typename G::row_map_type::value_type, const std::size_t> &&
+                std::is_same_v<typename G::entries_type::memory_space, typename E::memory_space>);
+  const std::uint64_t seed = 20261204;
+  INFO("seed ", seed);
+  std::mt19937_64 gen(seed);
+  const int rows = 700;
+  std::vector<std::vector<int>> input(rows);
+  for (int r = 0; r < rows; ++r) {
+    const int len = r == 350 ? 9000 : int(gen() % 40);  // one heavy row
+    for (int k = 0; k < len; ++k) input[r].push_back(int(gen() % 100000));
+  }
+  G g;
+  CHECK(!g.is_allocated());
+  g = weft::create_staticcrsgraph<G>("graph", input);
+  CHECK(g.is_allocated());
+  CHECK(g.numRows() == std::size_t(rows));
+  auto h = weft::create_mirror(g);
+  static_assert(std::is_same_v<typename decltype(h)::entries_type::memory_space, weft::HostSpace>);
+  std::size_t k = 0;
+  int max_ref = 0;
+  for (int r = 0; r < rows; ++r) {
+    REQUIRE(h.row_map(r + 1) - h.row_map(r) == input[r].size());
+    const auto row = h.rowConst(r);
+    REQUIRE(row.length == int(input[r].size()));
+    for (int j = 0; j < row.length; ++j, ++k) {
+      CHECK(row(j) == input[r][j]);
+      CHECK(row.colidx(j) == h.entries(k));
+      max_ref = std::max(max_ref, input[r][j]);
+    }
+  }
+  CHECK(weft::maximum_entry(g) == max_ref);
+  // rowConst in a kernel of the graph's space: each row's sum against a serial sum
+  weft::View<long*, E> sums("sums", rows);
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, rows), WEFT_LAMBDA(int r) {
+        const auto row = g.rowConst(r);
+        long s = 0;
+        for (int j = 0; j < row.length; ++j) s += row(j);
+        sums(r) = s;
+      });
+  const auto hs = weft_test::on_host(sums);
+  for (int r = 0; r < rows; ++r) {
+    long s = 0;
+    for (int v : input[r]) s += v;
+    CHECK(hs(r) == s);
+  }
+  // a copy shares the Views; a graph over existing Views
+  G same(g.entries, g.row_map);
+  CHECK(same.entries.data() == g.entries.data());
+
+  for (std::size_t blocks : {1u, 3u, 75u, 1000u}) {
+    for (std::size_t c : {0u, 4u}) {
+      CAPTURE(blocks);
+      CAPTURE(c);
+      g.create_block_partitioning(blocks, c);
+      check_blocks(weft::create_mirror(g), blocks, c);
+    }
+  }
+  CHECK_THROWS_WITH_AS(g.create_block_partitioning(0), doctest::Contains("num_blocks is 0"), weft::Error);
+  // empty rows only: every row in block 0
+  G empty = weft::create_staticcrsgraph<G>("empty", std::vector<int>(5, 0));
+  empty.create_block_partitioning(4, 0);
+  const auto he = weft::create_mirror(empty);
+  CHECK(he.row_block_offsets(0) == 0);
+  for (int b = 1; b <= 4; ++b) CHECK(he.row_block_offsets(b) == 5);
+  CHECK(weft::maximum_entry(empty) == 0);
+  CHECK_THROWS_WITH_AS(weft::create_staticcrsgraph<G>("neg", std::vector<int>{3, -1}),
+                       doctest::Contains("row 1 has a negative length (-1)"), weft::Error);
+
+  // entries of an array type: three values per entry
+  using G3 = weft::StaticCrsGraph<unsigned[3], E>;
+  G3 g3 = weft::create_staticcrsgraph<G3>("three", std::vector<std::size_t>{2, 0, 4});
+  CHECK(g3.entries.extent(0) == 6);
+  CHECK(g3.entries.extent(1) == 3);
+  CHECK(g3.numRows() == 3);
 }

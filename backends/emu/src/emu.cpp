@@ -504,6 +504,11 @@ void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, 
 #pragma omp parallel num_threads(workers)
   {
     HostParallelScope in_kernel;  // View copies inside kernels are not reference counted
+    struct DeviceKernelScope {    // nor are View handles destroyed there (a GPU's device code)
+      bool saved = t_in_device_kernel;
+      DeviceKernelScope() { t_in_device_kernel = true; }
+      ~DeviceKernelScope() { t_in_device_kernel = saved; }
+    } in_device_code;
     ctx::pooled_fixedsize_stack stacks(64 * 1024);
     BlockState b;
     b.label = label;

@@ -1,4 +1,5 @@
-// Kokkos_StaticCrsGraph.hpp of Weft's Kokkos drop-in: not provided.
+// Kokkos_StaticCrsGraph.hpp of Weft's Kokkos drop-in: Kokkos::StaticCrsGraph, GraphRowViewConst,
+// create_staticcrsgraph, create_mirror(_view) of a graph, maximum_entry (weft/containers/static_crs_graph.hpp).
 #pragma once
-#error \
-    "Kokkos_StaticCrsGraph.hpp: Kokkos::StaticCrsGraph is not provided by Weft's Kokkos compatibility layer (docs/kokkos.md lists what is)"
+#include <weft/compat/kokkos.hpp>
+#include <weft/containers/static_crs_graph.hpp>

@@ -9,5 +9,6 @@
 #include <weft/containers/dynamic_view.hpp>
 #include <weft/containers/scatter_view.hpp>
 #include <weft/containers/simd.hpp>
+#include <weft/containers/static_crs_graph.hpp>
 #include <weft/containers/unique_token.hpp>
 #include <weft/containers/unordered_map.hpp>

@@ -69,6 +69,23 @@ void construct_elements(T* p, std::size_t n, std::string_view label) {
   }
 }
 
+/// Destroys the elements where they live: on the host for memory it can reach, else in a kernel of the memory's
+/// execution space, as Kokkos does (device code's View handles hold no references, so destroying a View element
+/// copied to the device releases nothing, on a GPU and on GpuEmu alike).
+template <class T, class Space>
+void destroy_elements(T* p, std::size_t n) {
+  if constexpr (!std::is_trivially_destructible_v<T>) {
+    using E = exec_for_memory_t<Space>;
+    if constexpr (HostAccessibleSpace<Space>) {
+      for (std::size_t i = 0; i < n; ++i) p[i].~T();
+    } else if (n > 0) {
+      parallel_for("weft::View::destroy", RangePolicy<E, IndexType<std::size_t>>(0, n),
+                   [p] WEFT_HOST_DEVICE(std::size_t i) { p[i].~T(); });
+      E().fence("weft::View::destroy: fence before the memory is freed");
+    }
+  }
+}
+
 /// Calls body(dst_offset, src_offset) for every multi-index of views of extents `ext`, row by row.
 template <class M>
 concept DeviceCopySpace = requires(void* d, const void* s, std::size_t n) {

@@ -168,6 +168,11 @@ class HostInstanceHandle {
 /// reference counted, and nested dispatches run inline.
 inline thread_local bool t_in_host_parallel = false;
 
+/// Set on a thread while it runs GpuEmu's kernels: there View handles behave as in a GPU's device code, where a
+/// handle never holds a reference (copies are not counted, and destroying one, e.g. an element of a View of Views
+/// in device memory, releases nothing).
+inline thread_local bool t_in_device_kernel = false;
+
 /// The calling thread's index in the host parallel region it runs: OpenMP's thread number, 0 on Serial and outside
 /// any region. A nested dispatch that runs inline keeps its thread's index. UniqueToken and ScatterView's per-thread
 /// copies use it.

@@ -65,10 +65,18 @@ class DualView {
   /// Allocates both sides: DualView<double**> a("A", n, m). Both start zeroed and in sync.
   template <impl::Label L, impl::ViewIndex... N>
   explicit DualView(const L& label, N... n) : DualView(view_alloc(std::string_view(label)), n...) {}
-  /// view_alloc(WithoutInitializing, label): neither side is initialized.
+  /// view_alloc(WithoutInitializing, label): neither side is initialized. view_alloc(SequentialHostInit, label): the
+  /// host side's elements are constructed on the calling thread, one after the other, and the device side is a copy
+  /// of them (as Kokkos: for elements whose constructor is host code, such as Views).
   template <impl::ViewIndex... N>
-  explicit DualView(const impl::ViewAllocProps<>& props, N... n) : d_view(props, n...) {
-    h_view = host_side_of(d_view, props.initialize);
+  explicit DualView(const impl::ViewAllocProps<>& props, N... n) {
+    if (sequential_on_host(props)) {
+      h_view = t_host(props, n...);
+      d_view = device_copy_of(h_view);
+    } else {
+      d_view = t_dev(props, n...);
+      h_view = host_side_of(d_view, props.initialize);
+    }
     flags_ = make_flags(d_view.label());
   }
   /// Adopts a device View: the host side is a copy of its current contents.
@@ -166,15 +174,27 @@ class DualView {
     reshape([&](auto& v) { weft::realloc(v, n...); });
     clear_sync_state();
   }
-  /// resize(view_alloc(...), n...) and realloc(view_alloc(...), n...): WithoutInitializing, SequentialHostInit, a
-  /// new label, on both sides.
+  /// resize(view_alloc(...), n...) and realloc(view_alloc(...), n...): WithoutInitializing, a new label, on both
+  /// sides. With SequentialHostInit the host side is brought up to date (resize), reshaped on the calling thread,
+  /// and the device side becomes a copy of it (as Kokkos).
   template <impl::ViewIndex... N>
   void resize(const impl::ViewAllocProps<>& props, N... n) {
+    if (sequential_on_host(props)) {
+      sync_host();
+      weft::resize(props, h_view, n...);
+      d_view = device_copy_of(h_view);
+      return;
+    }
     reshape([&](auto& v) { weft::resize(props, v, n...); });
   }
   template <impl::ViewIndex... N>
   void realloc(const impl::ViewAllocProps<>& props, N... n) {
-    reshape([&](auto& v) { weft::realloc(props, v, n...); });
+    if (sequential_on_host(props)) {
+      weft::realloc(props, h_view, n...);
+      d_view = device_copy_of(h_view);
+    } else {
+      reshape([&](auto& v) { weft::realloc(props, v, n...); });
+    }
     clear_sync_state();
   }
 
@@ -204,6 +224,23 @@ class DualView {
       return t_host(d);
     else
       return init ? t_host(create_mirror(d)) : t_host(create_mirror(WithoutInitializing, d));
+  }
+  /// SequentialHostInit on a DualView whose sides are apart: the host side is made first (on an aliased DualView
+  /// the one View is, and weft::View itself refuses memory the host cannot reach).
+  static bool sequential_on_host(const impl::ViewAllocProps<>& props) {
+    if (!props.sequential_host_init) return false;
+    if (!props.initialize)
+      impl::throw_error("DualView \"" + props.label +
+                        "\": SequentialHostInit constructs the elements and WithoutInitializing leaves them "
+                        "unconstructed; give one of the two");
+    return !impl_aliased;
+  }
+  /// The device side as a copy of the host side's elements (their bytes: a View element on the device is the host's
+  /// handle, not another reference, as in Kokkos).
+  static t_dev device_copy_of(const t_host& h) {
+    t_dev d(view_alloc(h.label(), WithoutInitializing), h.layout());
+    deep_copy(d, h);
+    return d;
   }
   static impl::DualViewFlags make_flags(const std::string& label) {
     return impl::DualViewFlags(label + " (DualView modified flags)", 2);

@@ -132,7 +132,9 @@ class ScatterValue {
 /// `auto a = scatter.access(); a(i) += x;`. After the kernels, `contribute(view, scatter)` combines what was
 /// contributed into `view` (with Duplication, the copies; without, the contributions are already there), and
 /// `reset()` starts the next round. Duplicated copies exist on host spaces only: one per thread of the instance
-/// the ScatterView was made for (`concurrency()`) but the first, which writes into the View itself (as Kokkos).
+/// the ScatterView was made for (`concurrency()`) but the first, which writes into the View itself (as Kokkos). On a
+/// GPU, ScatterDuplicated contributes atomically into the View itself (Kokkos keeps one copy per resident thread,
+/// concurrency() copies of the View; the sums are the same, and GPUs are what atomics are fast on).
 template <class DataType, class Layout = typename View<DataType>::array_layout, class Exec = DefaultExecutionSpace,
           class Op = ScatterSum, class Duplication = impl::scatter_default_duplication_t<Exec>,
           class Contribution = impl::scatter_default_contribution_t<Duplication>>
@@ -150,15 +152,15 @@ class ScatterView {
   static constexpr bool is_duplicated = std::is_same_v<Duplication, ScatterDuplicated>;
   static constexpr bool is_atomic = std::is_same_v<Contribution, ScatterAtomic>;
   static_assert(!std::is_const_v<original_value_type>, "weft::ScatterView: the View must not be of const data");
-  static_assert(!is_duplicated || execution_space::impl_is_host_space,
-                "weft::ScatterView: ScatterDuplicated needs a host execution space (on GPUs use ScatterNonDuplicated "
-                "with ScatterAtomic, the default)");
-  using value_reference = ScatterValue<value_type, Op, is_atomic>;
+  /// Copies per host thread; a device's ScatterDuplicated contributes atomically to the View instead.
+  static constexpr bool impl_host_duplicated = is_duplicated && execution_space::impl_is_host_space;
+  static constexpr bool impl_device_duplicated = is_duplicated && !execution_space::impl_is_host_space;
+  using value_reference = ScatterValue<value_type, Op, is_atomic || impl_device_duplicated>;
 
   ScatterView() = default;
   /// Contributions go to (copies of) v.
   explicit ScatterView(const original_view_type& v, const execution_space& exec = execution_space()) : orig_(v) {
-    if constexpr (is_duplicated) {
+    if constexpr (impl_host_duplicated) {
       copies_ = exec.concurrency();
       remake_copies(exec);
     }
@@ -216,14 +218,15 @@ class ScatterView {
     value_type* base_;
   };
 
-  using Access = BasicAccess<is_atomic>;
+  using Access = BasicAccess<is_atomic || impl_device_duplicated>;
 
   /// The calling thread's way in: inside a kernel of the instance the ScatterView was made for.
   /// access<ScatterAtomic>() makes this access's contributions atomic whatever the Contribution (Kokkos's form).
   template <class OverrideContribution = Contribution>
-  WEFT_INLINE_FUNCTION BasicAccess<std::is_same_v<OverrideContribution, ScatterAtomic>> access() const {
-    using A = BasicAccess<std::is_same_v<OverrideContribution, ScatterAtomic>>;
-    if constexpr (is_duplicated) {
+  WEFT_INLINE_FUNCTION BasicAccess<std::is_same_v<OverrideContribution, ScatterAtomic> || impl_device_duplicated>
+  access() const {
+    using A = BasicAccess<std::is_same_v<OverrideContribution, ScatterAtomic> || impl_device_duplicated>;
+    if constexpr (impl_host_duplicated) {
 #if !WEFT_IMPL_DEVICE_PASS
       // Checked with one copy too (a ScatterView made for Serial or a one-thread instance): there the View itself
       // is thread 0's copy, and any other thread writing into it would lose updates without a word.
@@ -324,7 +327,7 @@ class ScatterView {
   /// The other threads' copies of the View, reset (thread 0 writes into the View itself, as in Kokkos: one copy
   /// less to clear, hold and combine).
   void remake_copies(const execution_space& exec = execution_space()) {
-    if constexpr (is_duplicated) {
+    if constexpr (impl_host_duplicated) {
       dups_ = View<value_type*, memory_space>();
       if (copies_ > 1 && orig_.span() > 0) {
         dups_ =

@@ -145,6 +145,18 @@ class GpuEmu : public impl::gpu_rt::Execution<GpuEmu, impl::EmuApi, GpuEmuSpace>
   using Execution::Execution;
   using impl_vendor = impl::EmuVendor;
   static bool in_parallel() { return impl::emu::t_thread != nullptr; }
+  /// A slot in [0, concurrency()) for the calling thread, for per-thread counters (Kokkos's host spaces have it
+  /// and Weft's do; Kokkos's Cuda has none): inside a kernel, the emulated thread's index in the grid modulo
+  /// concurrency(), as the GPU would seat resident threads; 0 outside a kernel.
+  static int impl_hardware_thread_id() {
+    const impl::emu::ThreadContext* t = impl::emu::t_thread;
+    if (t == nullptr) return 0;
+    const std::uint64_t block = t->block_idx.x + std::uint64_t(t->grid_dim.x) *
+                                                     (t->block_idx.y + std::uint64_t(t->grid_dim.y) * t->block_idx.z);
+    const std::uint64_t threads = std::uint64_t(t->block_dim.x) * t->block_dim.y * t->block_dim.z;
+    return static_cast<int>((block * threads + t->linear) %
+                            (std::uint64_t(impl::gpu_rt::Front<impl::EmuApi>::multiprocessor_count()) * 2048));
+  }
   /// GpuEmu's memory model: an access through a team scratch View (shared memory at level 0, global at 1).
   __attribute__((always_inline)) static void impl_note_access(const void* p, std::size_t bytes) {
     impl::emu::model_access(p, bytes);

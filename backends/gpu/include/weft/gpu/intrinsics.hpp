@@ -254,21 +254,32 @@ WEFT_DEVICE inline WEFT_IMPL_GPU_SITE unsigned load_flag(const unsigned* p) {
 #endif
 }
 WEFT_DEVICE inline void acquire_fence() { threadfence(); }
+/// A value the GPU paths may move as its bytes (shuffles, coherent loads): trivially copyable, or, as Kokkos moves a
+/// reduction value whatever its copy constructor, a type with nothing to destroy that can be default-constructed
+/// and copied (a wrapper with its own copy constructor, Kokkos's long_wrapper). A type with a destructor owns
+/// something its bytes do not carry, and is refused.
+template <class T>
+inline constexpr bool movable_as_bytes_v = std::is_trivially_copyable_v<T> ||
+                                           (std::is_trivially_destructible_v<T> && std::is_default_constructible_v<T> &&
+                                            std::is_copy_constructible_v<T>);
+
 template <class T>
 WEFT_DEVICE inline WEFT_IMPL_GPU_SITE T load_coherent(const T* p) {
-  static_assert(std::is_trivially_copyable_v<T>, "weft::gpu::load_coherent needs a trivially copyable type");
+  static_assert(movable_as_bytes_v<T>,
+                "weft::gpu::load_coherent needs a type movable as its bytes (trivially copyable, or trivially "
+                "destructible with a copy constructor)");
 #if WEFT_GPU_VENDOR_INTRINSICS
   T r;
   if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
     std::uint32_t w[sizeof(T) / 4];
     for (std::size_t k = 0; k < sizeof(T) / 4; ++k)
       w[k] = static_cast<const volatile std::uint32_t*>(static_cast<const void*>(p))[k];
-    __builtin_memcpy(&r, w, sizeof(T));
+    __builtin_memcpy(static_cast<void*>(&r), w, sizeof(T));
   } else {
     unsigned char b[sizeof(T)];
     for (std::size_t k = 0; k < sizeof(T); ++k)
       b[k] = static_cast<const volatile unsigned char*>(static_cast<const void*>(p))[k];
-    __builtin_memcpy(&r, b, sizeof(T));
+    __builtin_memcpy(static_cast<void*>(&r), b, sizeof(T));
   }
   return r;
 #else
@@ -282,19 +293,19 @@ WEFT_DEVICE inline unsigned warp_id() { return thread_rank() / warp_size; }
 WEFT_DEVICE inline bool any(bool p, lane_mask_t mask = full_mask) { return ballot(p, mask) != 0; }
 WEFT_DEVICE inline bool all(bool p, lane_mask_t mask = full_mask) { return ballot(p, mask) == (ballot(true, mask)); }
 
-/// Shuffles of any trivially copyable value, one 32-bit word at a time (as CUDA does for 64-bit types).
-#define WEFT_IMPL_GPU_SHFL(NAME, WORD, ARG_T)                                                            \
-  template <class T>                                                                                     \
-  WEFT_DEVICE inline T NAME(const T& v, ARG_T a, lane_mask_t mask = full_mask, int width = warp_size) {  \
-    static_assert(std::is_trivially_copyable_v<T>, "weft::gpu shuffles need a trivially copyable type"); \
-    constexpr int words = (sizeof(T) + 3) / 4;                                                           \
-    std::uint32_t in[words] = {};                                                                        \
-    std::uint32_t out[words];                                                                            \
-    __builtin_memcpy(in, &v, sizeof(T));                                                                 \
-    for (int k = 0; k < words; ++k) out[k] = WORD(in[k], a, mask, width);                                \
-    T r;                                                                                                 \
-    __builtin_memcpy(&r, out, sizeof(T));                                                                \
-    return r;                                                                                            \
+/// Shuffles of any value movable as its bytes, one 32-bit word at a time (as CUDA does for 64-bit types).
+#define WEFT_IMPL_GPU_SHFL(NAME, WORD, ARG_T)                                                           \
+  template <class T>                                                                                    \
+  WEFT_DEVICE inline T NAME(const T& v, ARG_T a, lane_mask_t mask = full_mask, int width = warp_size) { \
+    static_assert(movable_as_bytes_v<T>, "weft::gpu shuffles need a type movable as its bytes");        \
+    constexpr int words = (sizeof(T) + 3) / 4;                                                          \
+    std::uint32_t in[words] = {};                                                                       \
+    std::uint32_t out[words];                                                                           \
+    __builtin_memcpy(in, static_cast<const void*>(&v), sizeof(T));                                      \
+    for (int k = 0; k < words; ++k) out[k] = WORD(in[k], a, mask, width);                               \
+    T r;                                                                                                \
+    __builtin_memcpy(static_cast<void*>(&r), out, sizeof(T));                                           \
+    return r;                                                                                           \
   }
 WEFT_IMPL_GPU_SHFL(shfl, shfl_word, int)
 WEFT_IMPL_GPU_SHFL(shfl_up, shfl_up_word, unsigned)

@@ -18,7 +18,6 @@ inline constexpr bool not_provided = false;
   };
 
 namespace Kokkos {
-WEFT_KOKKOS_NOT_PROVIDED(StaticCrsGraph, "Kokkos::StaticCrsGraph")
 WEFT_KOKKOS_NOT_PROVIDED(vector, "Kokkos::vector")
 WEFT_KOKKOS_NOT_PROVIDED(MemoryPool, "Kokkos::MemoryPool")
 WEFT_KOKKOS_NOT_PROVIDED(TaskScheduler, "Kokkos::TaskScheduler")
