@@ -133,19 +133,19 @@ class DualView {
 
   // ---- syncs: copy the side that was modified onto the other, then both are in sync ----
   void sync_host() const {
-    sync_to(0, [&] { deep_copy(h_view, d_view); });
+    sync_to(0, [&] { copy_side(h_view, d_view, [](const auto& d, const auto& s) { deep_copy(d, s); }); });
   }
   void sync_device() const {
-    sync_to(1, [&] { deep_copy(d_view, h_view); });
+    sync_to(1, [&] { copy_side(d_view, h_view, [](const auto& d, const auto& s) { deep_copy(d, s); }); });
   }
   /// Enqueued on exec (returns before the copy is done; fence exec before reading the side).
   template <ExecutionSpace E>
   void sync_host(const E& exec) const {
-    sync_to(0, [&] { deep_copy(exec, h_view, d_view); });
+    sync_to(0, [&] { copy_side(h_view, d_view, [&](const auto& d, const auto& s) { deep_copy(exec, d, s); }); });
   }
   template <ExecutionSpace E>
   void sync_device(const E& exec) const {
-    sync_to(1, [&] { deep_copy(exec, d_view, h_view); });
+    sync_to(1, [&] { copy_side(d_view, h_view, [&](const auto& d, const auto& s) { deep_copy(exec, d, s); }); });
   }
   template <class Space>
   void sync() const {
@@ -236,11 +236,37 @@ class DualView {
     return !impl_aliased;
   }
   /// The device side as a copy of the host side's elements (their bytes: a View element on the device is the host's
-  /// handle, not another reference, as in Kokkos).
+  /// handle, not another reference, as in Kokkos). The device memory is taken as raw bytes: its elements are never
+  /// constructed or destroyed there (their constructors are host code, e.g. one that allocates a View, which a kernel
+  /// cannot run; a WithoutInitializing t_dev still constructs non-trivial elements).
   static t_dev device_copy_of(const t_host& h) {
-    t_dev d(view_alloc(h.label(), WithoutInitializing), h.layout());
-    deep_copy(d, h);
+    impl::ViewOffset<typename t_dev::array_layout, rank> map;
+    for (int k = 0; k < rank; ++k) map.ext[k] = h.extent(k);
+    map.set_packed();
+    using Bytes = View<unsigned char*, typename t_dev::memory_space>;
+    const Bytes raw(view_alloc(h.label(), WithoutInitializing), map.span() * sizeof(typename t_dev::value_type));
+    t_dev d = t_dev::impl_make(reinterpret_cast<typename t_dev::pointer_type>(raw.data()), map, raw.impl_track());
+    copy_side(d, h, [](const auto& dst, const auto& src) { deep_copy(dst, src); });
     return d;
+  }
+  /// Copies one side onto the other with `copy` (a deep_copy, with or without an instance). Elements that are not
+  /// trivially copyable (Views of Views) cross between the two memory spaces as their bytes, as Kokkos copies them:
+  /// neither side can run the other's copy constructors (an element-wise deep_copy would build and assign them in a
+  /// kernel).
+  template <class D, class S, class Copy>
+  static void copy_side(const D& dst, const S& src, const Copy& copy) {
+    using T = typename D::non_const_value_type;
+    if constexpr (!std::is_trivially_copyable_v<T> &&
+                  std::is_same_v<typename D::array_layout, typename S::array_layout>) {
+      if (dst.span_is_contiguous() && src.span_is_contiguous() && dst.span() == src.span()) {
+        using DB = View<unsigned char*, typename D::memory_space, MemoryUnmanaged>;
+        using SB = View<const unsigned char*, typename S::memory_space, MemoryUnmanaged>;
+        copy(DB(reinterpret_cast<unsigned char*>(dst.data()), dst.span() * sizeof(T)),
+             SB(reinterpret_cast<const unsigned char*>(src.data()), src.span() * sizeof(T)));
+        return;
+      }
+    }
+    copy(dst, src);
   }
   static impl::DualViewFlags make_flags(const std::string& label) {
     return impl::DualViewFlags(label + " (DualView modified flags)", 2);
