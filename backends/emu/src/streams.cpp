@@ -525,7 +525,11 @@ Status stream_query(stream_t s) {
   State& st = state();
   std::lock_guard<std::mutex> g(st.m);
   Stream* str = resolve(s);
-  return !str->last || str->last->done ? Status::success : Status::not_ready;
+  if (str->last && !str->last->done) return Status::not_ready;
+  // A query that finds the work done orders the host after it, as a sync does (CUDA: what the host does after
+  // cudaStreamQuery returned cudaSuccess may use the stream's results; Weft's pool reuses blocks so).
+  if (str->last) host_learns(st, str->last->clock);
+  return Status::success;
 }
 Status device_sync() {
   State& st = state();
@@ -558,7 +562,9 @@ Status event_record(event_t e, stream_t s) {
 Status event_query(event_t e) {
   State& st = state();
   std::lock_guard<std::mutex> g(st.m);
-  return !e->marker || e->marker->done ? Status::success : Status::not_ready;
+  if (e->marker && !e->marker->done) return Status::not_ready;
+  host_learns(st, e->clock);  // complete: the host is ordered after the recorded work, as after event_sync
+  return Status::success;
 }
 Status event_sync(event_t e) {
   State& st = state();
