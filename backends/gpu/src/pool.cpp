@@ -33,10 +33,12 @@ CachingPool::CachingPool(const char*, RawAlloc alloc, RawFree free, BeforeCache 
   enabled_ = env_choice("WEFT_ALLOCATOR", 0) == 0;  // pool, direct
 }
 
-CachingPool::~CachingPool() {
-  trim();
-  delete s_;
-}
+// The cached blocks go back; the state (a mutex, an empty map, the counters) is never freed. The runtime's pools are
+// function-local statics, destroyed at exit in the reverse order of their construction, so weft::finalize called from
+// an atexit handler registered before the first device allocation (CloverLeaf's Kokkos model registers
+// Kokkos::finalize so) runs after this destructor: its trim() must find an empty pool, not freed memory (it hung on
+// the freed mutex; tests/gpu/finalize_at_exit.cpp).
+CachingPool::~CachingPool() { trim(); }
 
 void* CachingPool::allocate(std::size_t bytes) { return allocate_on(bytes, nullptr); }
 
