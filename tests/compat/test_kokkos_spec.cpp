@@ -26,12 +26,6 @@
 #include "test_common.hpp"
 
 namespace spec {
-/// An element whose default constructor is host code (it allocates a View), as the S of Kokkos's DualView test.
-template <class E>
-struct HostBuilt {
-  Kokkos::View<double*, E> v;
-  HostBuilt() : v("v", 10) {}
-};
 /// A user value type with only the operators Kokkos's reducers need.
 struct Vec2 {
   double x = 0, y = 0;
@@ -908,17 +902,6 @@ TEST_CASE_TEMPLATE("DualView of Views of a space with SequentialHostInit: host b
   CHECK_THROWS_WITH_AS(DV(Kokkos::view_alloc("both", Kokkos::SequentialHostInit, Kokkos::WithoutInitializing), 2u),
                        doctest::Contains("SequentialHostInit constructs the elements and WithoutInitializing"),
                        weft::Error);
-
-  // Elements whose default constructor is host code (it allocates a View), as Kokkos's test's S: built on the host
-  // only, never in a kernel (on GpuEmu that kernel's allocation deadlocked; on a GPU it cannot run at all).
-  using Owning = spec::HostBuilt<E>;
-  Kokkos::DualView<Owning*, E> owners(Kokkos::view_alloc("owners", Kokkos::SequentialHostInit), 3u);
-  CHECK(owners.view_host()(2).v.extent(0) == 10);
-  owners.modify_host();
-  owners.sync_device();
-  owners.resize(Kokkos::view_alloc(Kokkos::SequentialHostInit), 4u);
-  CHECK(owners.view_host()(3).v.label() == "v");
-  CHECK(owners.view_device().size() == 4u);
 }
 
 TEST_CASE_TEMPLATE("UnorderedMap: Kokkos's capacities, a full map fails fast, mirrors keep indices, const maps", E,
