@@ -78,7 +78,7 @@ void check_padded(std::int64_t begin, std::int64_t n) {
 
 TEST_CASE_TEMPLATE("host dispatch: functors either side of the packed-launch size, host-only operator()", E,
                    WEFT_TEST_HOST_SPACES) {
-  // 2 x 32-byte Views, 40 with bounds checks (the label for device code)
+  // 2 x 24-byte Views, 32 with bounds checks (the label for device code)
   constexpr std::size_t at =
       weft::impl::host_packed_functor_max - sizeof(weft::View<std::int64_t*, E>) - sizeof(weft::View<int*, E>);
   static_assert(sizeof(PaddedFunctor<E, at>) == weft::impl::host_packed_functor_max,

@@ -4,6 +4,8 @@
 #include <random>
 #include <string>
 
+#include <weft/containers/dyn_rank_view.hpp>
+
 #include "test_common.hpp"
 
 namespace {
@@ -59,6 +61,106 @@ void check_assignability(bool always, bool sometimes, N... n) {
       CHECK_THROWS_AS(dst = src, weft::Error);
     }
   }
+}
+
+// View sizes against Kokkos 4.6.01's (x86-64, its default View, read off Kokkos_ViewMapping.hpp: a pointer, the
+// tracker, the runtime extents, and the strides its layout stores: none for rank <= 1 LayoutLeft/LayoutRight or one
+// with every extent static, one otherwise, every one for LayoutStride). Weft stores no more; with bounds checks it
+// adds the label pointer device code prints.
+template <class V>
+constexpr bool no_bigger_than_kokkos(std::size_t kokkos) {
+  return sizeof(V) <= kokkos + (WEFT_HAS_BOUNDS_CHECK ? sizeof(void*) : 0);
+}
+template <class V>
+constexpr bool same_as_kokkos(std::size_t kokkos) {
+  return sizeof(V) == kokkos + (WEFT_HAS_BOUNDS_CHECK ? sizeof(void*) : 0);
+}
+template <class Space>
+constexpr bool view_sizes_match_kokkos() {
+  using weft::LayoutLeft, weft::LayoutRight, weft::LayoutStride;
+  using U = weft::MemoryTraits<weft::Unmanaged>;
+  static_assert(same_as_kokkos<weft::View<double*, Space>>(24));
+  static_assert(same_as_kokkos<weft::View<double**, Space>>(40));
+  static_assert(same_as_kokkos<weft::View<double* [3], Space>>(32));
+  static_assert(same_as_kokkos<weft::View<double***, Space>>(48));
+  static_assert(same_as_kokkos<weft::View<double, Space>>(24));
+  static_assert(same_as_kokkos<weft::View<double[3], Space>>(24));
+  static_assert(same_as_kokkos<weft::View<double[3][4], LayoutLeft, Space>>(24));
+  static_assert(no_bigger_than_kokkos<weft::View<double[3][4], Space>>(32));
+  static_assert(same_as_kokkos<weft::View<double*, LayoutLeft, Space>>(24));
+  static_assert(same_as_kokkos<weft::View<double**, LayoutLeft, Space>>(40));
+  static_assert(same_as_kokkos<weft::View<double* [3], LayoutLeft, Space>>(32));
+  static_assert(same_as_kokkos<weft::View<double********, LayoutLeft, Space>>(88));
+  static_assert(same_as_kokkos<weft::View<double*, LayoutStride, Space>>(32));
+  static_assert(same_as_kokkos<weft::View<double**, LayoutStride, Space>>(48));
+  static_assert(same_as_kokkos<weft::View<double* [3], LayoutStride, Space>>(40));
+  static_assert(same_as_kokkos<weft::View<const double*, Space>>(24));
+  static_assert(same_as_kokkos<weft::View<const double**, LayoutLeft, Space>>(40));
+  static_assert(same_as_kokkos<weft::View<double*, Space, U>>(24));
+  static_assert(same_as_kokkos<weft::View<const int**, Space, U>>(40));
+  static_assert(same_as_kokkos<weft::View<double*, Space, weft::MemoryTraits<weft::Atomic>>>(24));
+  return true;
+}
+static_assert(view_sizes_match_kokkos<weft::HostSpace>());
+static_assert(view_sizes_match_kokkos<weft::DefaultExecutionSpace::memory_space>());
+// The host's packed launch (a functor of at most host_packed_functor_max bytes copied next to the range) takes 4
+// rank-1 Views, as Kokkos's Views would fill it.
+static_assert(4 * sizeof(weft::View<double*>) <= weft::impl::host_packed_functor_max);
+
+TEST_CASE_TEMPLATE("padded layouts of rank 3 and 4: one stride stored, the others its products", E,
+                   WEFT_TEST_HOST_SPACES) {
+  weft::LayoutRight lr(3, 4, 5);
+  lr.stride = 7;  // dimension 1's stride: dimension 2 (5 elements) padded to 7
+  weft::View<int***, weft::LayoutRight, E> r("r", lr);
+  CHECK(r.stride(2) == 1);
+  CHECK(r.stride(1) == 7);
+  CHECK(r.stride(0) == 28);
+  CHECK(r.span() == 2 * 28 + 3 * 7 + 4 + 1);
+  CHECK_FALSE(r.span_is_contiguous());
+  CHECK(r.layout().stride == 7);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 5; ++k) r(i, j, k) = 100 * i + 10 * j + k;
+  CHECK(r.data()[2 * 28 + 3 * 7 + 4] == 234);
+  CHECK(r.data()[1 * 28 + 0 * 7 + 2] == 102);
+
+  weft::LayoutLeft ll(3, 4, 5, 2);
+  ll.stride = 6;  // dimension 0 (3 elements) padded to 6
+  weft::View<int****, weft::LayoutLeft, E> l("l", ll);
+  CHECK(l.stride(0) == 1);
+  CHECK(l.stride(1) == 6);
+  CHECK(l.stride(2) == 24);
+  CHECK(l.stride(3) == 120);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 5; ++k)
+        for (int m = 0; m < 2; ++m) l(i, j, k, m) = 1000 * m + 100 * k + 10 * j + i;
+  CHECK(l.data()[2 + 3 * 6 + 4 * 24 + 1 * 120] == 1432);
+
+  // subviews of padded Views keep the padding, in the layouts Kokkos gives them
+  auto rs = weft::subview(r, std::pair(1, 3), weft::ALL, weft::ALL);
+  static_assert(std::is_same_v<typename decltype(rs)::array_layout, weft::LayoutRight>);
+  CHECK(rs.stride(0) == 28);
+  CHECK(rs.stride(1) == 7);
+  CHECK(rs(1, 3, 4) == 234);
+  auto rt = weft::subview(r, weft::ALL, std::pair(1, 3), weft::ALL);
+  static_assert(std::is_same_v<typename decltype(rt)::array_layout, weft::LayoutStride>);
+  CHECK(rt(2, 1, 4) == 224);
+  auto ls = weft::subview(l, std::pair(1, 3), weft::ALL, std::pair(2, 5), 1);
+  static_assert(std::is_same_v<typename decltype(ls)::array_layout, weft::LayoutLeft>);
+  CHECK(ls.stride(1) == 6);
+  CHECK(ls.stride(2) == 24);
+  CHECK(ls(1, 3, 2) == 1000 + 400 + 30 + 2);
+  auto lt = weft::subview(l, weft::ALL, 2, weft::ALL, weft::ALL);
+  static_assert(std::is_same_v<typename decltype(lt)::array_layout, weft::LayoutStride>);
+  CHECK(lt(2, 4, 1) == 1000 + 400 + 20 + 2);
+  // a padded LayoutRight View has no LayoutRight DynRankView (one stride, at dimension 5 of its rank-7 View)
+  using RightDRV = weft::DynRankView<int, weft::LayoutRight, E>;
+  CHECK_THROWS_WITH_AS(RightDRV{r}, doctest::Contains("cannot become a LayoutRight DynRankView"), weft::Error);
+  weft::DynRankView<int, weft::LayoutStride, E> dr(r);
+  CHECK(dr(2, 3, 4) == 234);
+  weft::DynRankView<int, weft::LayoutLeft, E> dl(l);
+  CHECK(dl(2, 3, 4, 1) == 1432);
 }
 
 TEST_CASE_TEMPLATE("is_always_assignable and is_assignable answer as Kokkos's", E, WEFT_TEST_EXEC_SPACES) {
@@ -145,8 +247,14 @@ TEST_CASE_TEMPLATE("subview with integers, ALL and ranges keeps the right layout
   CHECK(col.extent(0) == 4);
   CHECK(col.stride(0) == 30);
   CHECK(col(3) == 312);
+  // Two ranges then ALL: LayoutStride, as in Kokkos (rank >= 3 keeps LayoutRight only for integers, one range,
+  // then ALLs; its Views store one stride, and this block's first stride is not a product of the second)
   auto block = weft::subview(a, weft::pair<int, int>(1, 3), std::pair<int, int>(2, 5), weft::ALL);
-  static_assert(std::is_same_v<typename decltype(block)::array_layout, weft::LayoutRight>);
+  static_assert(std::is_same_v<typename decltype(block)::array_layout, weft::LayoutStride>);
+  auto slab = weft::subview(a, weft::pair<int, int>(1, 3), weft::ALL, weft::ALL);
+  static_assert(std::is_same_v<typename decltype(slab)::array_layout, weft::LayoutRight>);
+  CHECK(slab(1, 4, 5) == 245);
+  CHECK(slab.stride(0) == 30);
   CHECK(block.extent(0) == 2);
   CHECK(block.extent(1) == 3);
   CHECK(block(1, 2, 5) == 245);
@@ -155,7 +263,7 @@ TEST_CASE_TEMPLATE("subview with integers, ALL and ranges keeps the right layout
   CHECK(scalar.rank == 0);
   CHECK(scalar() == 345);
   CHECK(row.use_count() == a.use_count());
-  CHECK(a.use_count() == 5);  // a, row, col, block, scalar
+  CHECK(a.use_count() == 6);  // a, row, col, block, slab, scalar
 
   weft::View<double**, weft::LayoutLeft, E> left("left", 5, 7);
   auto lcol = weft::subview(left, weft::ALL, 3);

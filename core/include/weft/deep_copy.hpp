@@ -193,8 +193,8 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   for (int k = 0; k < R; ++k)
     if (dst.extent(k) != src.extent(k))
       throw_view_error(dst.label(), "deep_copy from " + quote(src.label()) + ": extents differ: destination " +
-                                        format_extents(dst.impl_map().ext, R) + ", source " +
-                                        format_extents(src.impl_map().ext, R) +
+                                        format_extents(dst.impl_map().full().ext, R) + ", source " +
+                                        format_extents(src.impl_map().full().ext, R) +
                                         "; copy between views of the same shape (use subview to select a part)");
   if (dst.size() == 0 || static_cast<const void*>(dst.data()) == static_cast<const void*>(src.data())) return;
   std::size_t ds[R > 0 ? R : 1], ss[R > 0 ? R : 1];
@@ -243,7 +243,7 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
     } else {
       note_device_kernel_access<DevExec>(s, src.span() * sizeof(T), false, src.label());
       note_device_kernel_access<DevExec>(d, dst.span() * sizeof(T), true, dst.label());
-      for_each_element<R>(dev, dst.impl_map().ext, ds, ss,
+      for_each_element<R>(dev, dst.impl_map().full().ext, ds, ss,
                           [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t b) { d[a] = s[b]; });
       if constexpr (!AsyncCopyExec<Exec>) dev.fence("weft::deep_copy: a host instance waits");
       return;
@@ -259,7 +259,7 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   }
   note_device_kernel_access<Exec>(s, src.span() * sizeof(T), false, src.label());
   note_device_kernel_access<Exec>(d, dst.span() * sizeof(T), true, dst.label());
-  for_each_element<R>(exec, dst.impl_map().ext, ds, ss,
+  for_each_element<R>(exec, dst.impl_map().full().ext, ds, ss,
                       [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t b) { d[a] = s[b]; });
 }
 
@@ -286,7 +286,7 @@ void fill_view(const Exec& exec, const DV& dst, const typename DV::non_const_val
     return;
   }
   note_device_kernel_access<Exec>(d, dst.span() * sizeof(T), true, dst.label());
-  for_each_element<R>(exec, dst.impl_map().ext, ds, ds,
+  for_each_element<R>(exec, dst.impl_map().full().ext, ds, ds,
                       [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t) { d[a] = value; });
 }
 

@@ -484,6 +484,189 @@ struct ViewOffset {
   }
 };
 
+template <int N>
+struct MapDynamicExtents {
+  std::size_t dext[N] = {};
+};
+template <>
+struct MapDynamicExtents<0> {};
+template <int N>
+struct MapStrides {
+  std::size_t dstr[N] = {};
+};
+template <>
+struct MapStrides<0> {};
+template <class Layout, int R>
+inline constexpr int stored_strides = std::is_same_v<Layout, LayoutRight> || std::is_same_v<Layout, LayoutLeft>
+                                          ? (R >= 2 ? 1 : 0)
+                                          : R;
+
+/// The index map a View stores, as small as Kokkos's: the runtime extents only (S... are the data type's
+/// compile-time extents of dimensions D.., constants here), and only the strides the layout cannot derive: none for
+/// LayoutRight/LayoutLeft of rank <= 1, one for rank >= 2 (the stride of dimension R-2 for LayoutRight, of dimension
+/// 1 for LayoutLeft: the one a padded layout sets; the others are products of it and the extents), all R for
+/// LayoutStride. ViewOffset (every extent and stride) is the form Views are built from and taken apart into.
+template <class Layout, int D, std::size_t... S>
+struct ViewMap : MapDynamicExtents<D>, MapStrides<stored_strides<Layout, D + int(sizeof...(S))>> {
+  static constexpr int R = D + int(sizeof...(S));
+  static constexpr bool right = std::is_same_v<Layout, LayoutRight>;
+  static constexpr bool left = std::is_same_v<Layout, LayoutLeft>;
+  using full_type = ViewOffset<Layout, R>;
+
+  template <int K>
+  WEFT_FORCEINLINE_FUNCTION constexpr std::size_t ext() const {
+    if constexpr (K < D) {
+      return this->dext[K];
+    } else {
+      constexpr std::size_t s[] = {S..., 0};
+      return s[K - D];
+    }
+  }
+  template <int K>
+  WEFT_FORCEINLINE_FUNCTION constexpr std::size_t str() const {
+    if constexpr (!right && !left)
+      return this->dstr[K];
+    else if constexpr ((right && K == R - 1) || (left && K == 0))
+      return 1;
+    else if constexpr ((right && K == R - 2) || (left && K == 1))
+      return this->dstr[0];
+    else if constexpr (right)
+      return str<K + 1>() * ext<K + 1>();
+    else
+      return str<K - 1>() * ext<K - 1>();
+  }
+
+  /// The offset of element (i...): LayoutRight as ((i0 * e1 + i1) * e2 + ...) * s + i(R-1), LayoutLeft mirrored
+  /// (as Kokkos computes them: no more multiplications than with every stride stored).
+  template <class... I>
+  WEFT_FORCEINLINE_FUNCTION std::size_t operator()(I... i) const {
+    static_assert(sizeof...(I) == R);
+    if constexpr (R == 0) {
+      return 0;
+    } else {
+      const std::size_t idx[] = {static_cast<std::size_t>(i)...};
+      if constexpr (R == 1 && (right || left))
+        return idx[0];
+      else if constexpr (right)
+        return right_part<R - 2>(idx) * this->dstr[0] + idx[R - 1];
+      else if constexpr (left)
+        return idx[0] + this->dstr[0] * left_part<1>(idx);
+      else
+        return strided_sum(idx, std::make_integer_sequence<int, R>{});
+    }
+  }
+  WEFT_INLINE_FUNCTION constexpr std::size_t extent(int k) const {
+    return extent_of(k, std::make_integer_sequence<int, R>{});
+  }
+  WEFT_INLINE_FUNCTION constexpr std::size_t stride(int k) const {
+    return stride_of(k, std::make_integer_sequence<int, R>{});
+  }
+  WEFT_INLINE_FUNCTION constexpr std::size_t size() const { return size_of(std::make_integer_sequence<int, R>{}); }
+  WEFT_INLINE_FUNCTION constexpr std::size_t span() const {
+    if (size() == 0) return 0;
+    return span_of(std::make_integer_sequence<int, R>{});
+  }
+  WEFT_INLINE_FUNCTION constexpr bool contiguous() const { return span() == size(); }
+
+  /// Every extent and stride.
+  WEFT_INLINE_FUNCTION full_type full() const {
+    full_type m;
+    fill(m, std::make_integer_sequence<int, R>{});
+    return m;
+  }
+  /// From every extent and stride (the static extents and the derived strides are taken as they are: see
+  /// represents()).
+  template <class L2>
+  WEFT_INLINE_FUNCTION static ViewMap from(const ViewOffset<L2, R>& m) {
+    ViewMap v;
+    if constexpr (D > 0)
+      for (int k = 0; k < D; ++k) v.dext[k] = m.ext[k];
+    if constexpr (!right && !left) {
+      for (int k = 0; k < R; ++k) v.dstr[k] = m.stride(k);
+    } else if constexpr (R >= 2) {
+      v.dstr[0] = m.stride(right ? R - 2 : 1);
+    }
+    return v;
+  }
+  /// Packed strides for these extents (the first `count` given, the data type's static ones after them).
+  WEFT_INLINE_FUNCTION static ViewMap packed(const std::size_t* e, int count) {
+    full_type m;
+    for (int k = 0; k < R; ++k) m.ext[k] = k < count ? e[k] : static_extent(k);
+    m.set_packed();
+    return from(m);
+  }
+  /// Whether from(m) gives back m: the data type's extents, and the strides this map derives wherever an index can
+  /// be other than 0 (an empty map, or a dimension of extent 1, takes any stride).
+  template <class L2>
+  bool represents(const ViewOffset<L2, R>& m) const {
+    const full_type f = full();
+    bool empty = false;
+    for (int k = 0; k < R; ++k) {
+      if (m.ext[k] != f.ext[k]) return false;
+      empty = empty || m.ext[k] == 0;
+    }
+    for (int k = 0; k < R && !empty; ++k)
+      if (m.ext[k] > 1 && m.stride(k) != f.stride(k)) return false;
+    return true;
+  }
+  WEFT_INLINE_FUNCTION static constexpr std::size_t static_extent(int k) {
+    constexpr std::size_t s[] = {S..., 0};
+    return k < D ? 0 : s[k - D];
+  }
+
+ private:
+  template <int K>
+  WEFT_FORCEINLINE_FUNCTION std::size_t right_part(const std::size_t* idx) const {
+    if constexpr (K == 0)
+      return idx[0];
+    else
+      return right_part<K - 1>(idx) * ext<K>() + idx[K];
+  }
+  template <int K>
+  WEFT_FORCEINLINE_FUNCTION std::size_t left_part(const std::size_t* idx) const {
+    if constexpr (K == R - 1)
+      return idx[K];
+    else
+      return idx[K] + ext<K>() * left_part<K + 1>(idx);
+  }
+  template <int... K>
+  WEFT_FORCEINLINE_FUNCTION std::size_t strided_sum(const std::size_t* idx, std::integer_sequence<int, K...>) const {
+    return (std::size_t(0) + ... + (idx[K] * this->dstr[K]));
+  }
+  template <int... K>
+  WEFT_INLINE_FUNCTION constexpr std::size_t extent_of(int k, std::integer_sequence<int, K...>) const {
+    std::size_t r = 1;
+    ((k == K ? (void)(r = ext<K>()) : (void)0), ...);
+    return r;
+  }
+  template <int... K>
+  WEFT_INLINE_FUNCTION constexpr std::size_t stride_of(int k, std::integer_sequence<int, K...>) const {
+    std::size_t r = 1;
+    ((k == K ? (void)(r = str<K>()) : (void)0), ...);
+    return r;
+  }
+  template <int... K>
+  WEFT_INLINE_FUNCTION constexpr std::size_t size_of(std::integer_sequence<int, K...>) const {
+    return (std::size_t(1) * ... * ext<K>());
+  }
+  template <int... K>
+  WEFT_INLINE_FUNCTION constexpr std::size_t span_of(std::integer_sequence<int, K...>) const {
+    return (std::size_t(1) + ... + ((ext<K>() - 1) * str<K>()));
+  }
+  template <int... K>
+  WEFT_INLINE_FUNCTION void fill(full_type& m, std::integer_sequence<int, K...>) const {
+    ((m.ext[K] = ext<K>(), m.str[K] = str<K>()), ...);
+  }
+};
+
+/// The ViewMap of a layout and a data type's analysis.
+template <class Layout, class A, class Seq = std::make_index_sequence<std::size_t(A::rank - A::rank_dynamic)>>
+struct view_map_of;
+template <class Layout, class A, std::size_t... I>
+struct view_map_of<Layout, A, std::index_sequence<I...>> {
+  using type = ViewMap<Layout, A::rank_dynamic, A::static_extents.v[A::rank_dynamic + I]...>;
+};
+
 template <class T>
 concept Label = std::is_convertible_v<const T&, std::string_view>;
 
@@ -720,22 +903,19 @@ class View {
       track_ = o.track_;
     else
       track_ = o.track_.untracked();
-    for (int k = 0; k < R; ++k) {
-      map_.ext[k] = o.map_.ext[k];
-      map_.str[k] = o.map_.stride(k);
-    }
+    map_ = map_type::from(o.map_.full());
 #if !WEFT_IMPL_DEVICE_PASS  // the checks raise weft::Error: host side only
     if constexpr (R == 1 && !std::is_same_v<array_layout, LayoutStride>) {
-      if (o.map_.stride(0) != 1 && o.map_.ext[0] > 1)
+      if (o.map_.stride(0) != 1 && o.map_.extent(0) > 1)
         impl::throw_view_error(o.label(),
                                "a strided rank-1 view cannot be assigned to a contiguous layout; "
                                "use LayoutStride for the destination");
     }
     for (int k = traits::rank_dynamic; k < R; ++k)
-      if (map_.ext[k] != traits::analysis::extent_at(k))
+      if (o.map_.extent(k) != traits::analysis::extent_at(k))
         impl::throw_view_error(o.label(), "assigned to a view whose type fixes extent " + std::to_string(k) + " at " +
                                               std::to_string(traits::analysis::extent_at(k)) + ", but it is " +
-                                              std::to_string(map_.ext[k]));
+                                              std::to_string(o.map_.extent(k)));
 #endif
   }
 
@@ -788,7 +968,7 @@ class View {
   }
   template <std::integral I>
   WEFT_INLINE_FUNCTION constexpr std::size_t extent(I r) const {
-    return static_cast<int>(r) < R ? map_.ext[r] : 1;
+    return static_cast<int>(r) < R ? map_.extent(static_cast<int>(r)) : 1;
   }
   template <std::integral I>
   WEFT_INLINE_FUNCTION constexpr int extent_int(I r) const {
@@ -797,7 +977,7 @@ class View {
   template <std::integral I>
   WEFT_INLINE_FUNCTION constexpr std::size_t stride(I r) const {
     return static_cast<int>(r) < R ? map_.stride(static_cast<int>(r))
-                                   : (R == 0 ? 1 : map_.stride(R - 1) * map_.ext[R - 1]);
+                                   : (R == 0 ? 1 : map_.stride(R - 1) * map_.extent(R - 1));
   }
   template <std::integral I>
   void stride(I* s) const {
@@ -818,8 +998,8 @@ class View {
   array_layout layout() const {
     array_layout l;
     for (int k = 0; k < R; ++k) {
-      l.dimension[k] = map_.ext[k];
-      if constexpr (std::is_same_v<array_layout, LayoutStride>) l.stride[k] = map_.str[k];
+      l.dimension[k] = map_.extent(k);
+      if constexpr (std::is_same_v<array_layout, LayoutStride>) l.stride[k] = map_.stride(k);
     }
     if constexpr (!std::is_same_v<array_layout, LayoutStride> && R >= 2)
       l.stride = map_.stride(std::is_same_v<array_layout, LayoutLeft> ? 1 : R - 2);
@@ -843,12 +1023,23 @@ class View {
     }
   }
   const impl::ViewTracker& impl_track() const { return track_; }
-  WEFT_INLINE_FUNCTION const impl::ViewOffset<array_layout, R>& impl_map() const { return map_; }
-  /// Builds a view from its parts (subview, mirrors).
+  /// The index map this View stores (impl::ViewMap: the runtime extents, the strides its layout cannot derive).
+  using impl_map_type = typename impl::view_map_of<array_layout, typename traits::analysis>::type;
+  WEFT_INLINE_FUNCTION const impl_map_type& impl_map() const { return map_; }
+  /// Builds a view from its parts (subview, mirrors): every extent and stride, which this View's type must be able
+  /// to hold (its static extents; for LayoutLeft/LayoutRight, strides that are products of one stride and the
+  /// extents).
+  /// Whether a View of this type can hold these extents and strides (impl_make's condition).
+  static bool impl_holds(const impl::ViewOffset<array_layout, R>& m) { return map_type::from(m).represents(m); }
   static View impl_make(pointer_type p, const impl::ViewOffset<array_layout, R>& m, const impl::ViewTracker& t) {
     View v;
     v.ptr_ = p;
-    v.map_ = m;
+    v.map_ = map_type::from(m);
+    if (!v.map_.represents(m))
+      impl::throw_view_error(t.record() ? t.record()->label : std::string("(unmanaged)"),
+                             "internal: extents " + impl::format_extents(m.ext, R) + " and strides " +
+                                 impl::format_extents(m.str, R) + " do not fit the View type's " +
+                                 "layout or static extents; please report this");
     if constexpr (is_managed)
       v.track_ = t;
     else
@@ -883,8 +1074,7 @@ class View {
     if (check) check_size(label);
   }
   WEFT_INLINE_FUNCTION void set_extents_unchecked(const std::size_t* e, std::size_t count) {
-    for (int k = 0; k < R; ++k) map_.ext[k] = k < static_cast<int>(count) ? e[k] : traits::analysis::extent_at(k);
-    map_.set_packed();
+    map_ = map_type::packed(e, static_cast<int>(count));
   }
   void set_layout(std::string_view label, const array_layout& l) {
     std::int64_t e[R > 0 ? R : 1];
@@ -896,38 +1086,43 @@ class View {
     }
     set_extents(label, e, R, !std::is_same_v<array_layout, LayoutStride>);
     if constexpr (std::is_same_v<array_layout, LayoutStride>) {
-      for (int k = 0; k < R; ++k) map_.str[k] = l.stride[k];
-      check_size(label);  // with the layout's strides: their span, not the packed one
+      auto m = map_.full();
+      for (int k = 0; k < R; ++k) m.str[k] = l.stride[k];
+      check_size(label, m);  // with the layout's strides: their span, not the packed one
+      map_ = map_type::from(m);
     } else if constexpr (R >= 2) {
       if (l.stride != invalid_extent) {  // a padded LayoutLeft / LayoutRight
         constexpr bool left = std::is_same_v<array_layout, LayoutLeft>;
+        auto m = map_.full();
         const int lead = left ? 0 : R - 1;
-        if (l.stride < map_.ext[lead])
+        if (l.stride < m.ext[lead])
           impl::throw_view_error(label, "the layout's stride (" + std::to_string(l.stride) +
-                                            ") is less than the extent it pads (" + std::to_string(map_.ext[lead]) +
+                                            ") is less than the extent it pads (" + std::to_string(m.ext[lead]) +
                                             "); give a stride of at least that extent");
         if (left) {
-          map_.str[1] = l.stride;
-          for (int k = 2; k < R; ++k) map_.str[k] = impl::size_mul(map_.str[k - 1], map_.ext[k - 1]);
+          m.str[1] = l.stride;
+          for (int k = 2; k < R; ++k) m.str[k] = impl::size_mul(m.str[k - 1], m.ext[k - 1]);
         } else {
-          map_.str[R - 2] = l.stride;
-          for (int k = R - 3; k >= 0; --k) map_.str[k] = impl::size_mul(map_.str[k + 1], map_.ext[k + 1]);
+          m.str[R - 2] = l.stride;
+          for (int k = R - 3; k >= 0; --k) m.str[k] = impl::size_mul(m.str[k + 1], m.ext[k + 1]);
         }
-        check_size(label, true);
+        check_size(label, m, true);  // the strides saturate here, where the map's own products would wrap
+        map_ = map_type::from(m);
       }
     }
   }
   /// The bytes the View spans must fit one allocation (impl::check_bytes), whatever its extents and strides.
-  void check_size(std::string_view label, bool strided = std::is_same_v<array_layout, LayoutStride>) const {
+  void check_size(std::string_view label) const { check_size(label, map_.full()); }
+  static void check_size(std::string_view label, const impl::ViewOffset<array_layout, R>& m,
+                         bool strided = std::is_same_v<array_layout, LayoutStride>) {
     std::size_t span = 1;  // packed layouts: the product of the extents (their strides wrap with it)
     for (int k = 0; k < R; ++k) {
-      if (map_.ext[k] == 0) return;  // empty: spans nothing, whatever the other extents
-      span = strided ? impl::size_add(span, impl::size_mul(map_.ext[k] - 1, map_.str[k]))
-                     : impl::size_mul(span, map_.ext[k]);
+      if (m.ext[k] == 0) return;  // empty: spans nothing, whatever the other extents
+      span = strided ? impl::size_add(span, impl::size_mul(m.ext[k] - 1, m.str[k])) : impl::size_mul(span, m.ext[k]);
     }
     const auto subject = [&] {
-      std::string s = "weft::View " + impl::quote(label) + ": extents " + impl::format_extents(map_.ext, R);
-      if (strided) s += " and strides " + impl::format_extents(map_.str, R);
+      std::string s = "weft::View " + impl::quote(label) + ": extents " + impl::format_extents(m.ext, R);
+      if (strided) s += " and strides " + impl::format_extents(m.str, R);
       return s + " of " + std::to_string(sizeof(value_type)) + "-byte elements";
     };
     impl::check_bytes(impl::size_mul(span, sizeof(value_type)), subject, "use smaller extents");
@@ -954,7 +1149,7 @@ class View {
     WEFT_IMPL_DEVICE_TRAP();
 #else
     std::size_t ext[max_view_rank];
-    for (int j = 0; j < n; ++j) ext[j] = j < R ? map_.ext[j] : 1;
+    for (int j = 0; j < n; ++j) ext[j] = j < R ? map_.extent(j) : 1;
     impl::view_bounds_abort(track_.record() ? track_.record()->label.c_str() : "(unmanaged)", n, idx, ext);
 #endif
   }
@@ -970,10 +1165,10 @@ class View {
       WEFT_IMPL_DEVICE_TRAP();
     }
     for (int k = 0; k < R; ++k)
-      if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) {
+      if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.extent(k)) {
         printf("weft: View \"%s\" bounds error: index %lld of dimension %d is outside extent %llu\n",
                track_.device_label() ? track_.device_label() : "(label not on the device)", (long long)idx[k], k,
-               (unsigned long long)map_.ext[k]);
+               (unsigned long long)map_.extent(k));
         WEFT_IMPL_DEVICE_TRAP();
       }
 #else
@@ -989,22 +1184,19 @@ class View {
       memory_space::impl_check_access(label());
     }
     for (int k = 0; k < R; ++k)
-      if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.ext[k]) [[unlikely]]
-        impl::view_bounds_abort(label(), R, idx, map_.ext);
+      if (idx[k] < 0 || static_cast<std::size_t>(idx[k]) >= map_.extent(k)) [[unlikely]]
+        impl::view_bounds_abort(label(), R, idx, map_.full().ext);
 #endif
   }
 #endif
 
-  /// An empty View's map: 0 for the runtime extents, the data type's for the static ones (View<double*[3]>()
-  /// has extent(1) == 3, as in Kokkos).
-  WEFT_INLINE_FUNCTION static constexpr impl::ViewOffset<array_layout, R> empty_map() {
-    impl::ViewOffset<array_layout, R> m;
-    for (int k = traits::rank_dynamic; k < R; ++k) m.ext[k] = traits::analysis::extent_at(k);
-    return m;
-  }
+  using map_type = impl_map_type;
+  /// An empty View's map: 0 for the runtime extents (the static ones are the data type's: View<double*[3]>() has
+  /// extent(1) == 3, as in Kokkos).
+  WEFT_INLINE_FUNCTION static constexpr map_type empty_map() { return map_type{}; }
 
   pointer_type ptr_ = nullptr;
-  impl::ViewOffset<array_layout, R> map_ = empty_map();
+  map_type map_{};
   impl::ViewTracker track_;
 };
 
@@ -1022,17 +1214,31 @@ struct is_range_arg<std::pair<A, B>> : std::true_type {};
 template <class SrcLayout, int SrcRank, class... Args>
 struct SubviewLayout {
   static constexpr int rank = (0 + ... + int(is_range_arg<std::decay_t<Args>>::value));
-  template <class F, class... R>
-  struct front {
-    using type = std::decay_t<F>;
-  };
-  using first = typename front<Args...>::type;
-  using last = typename decltype((std::type_identity<std::decay_t<Args>>{}, ...))::type;
-  using type =
-      std::conditional_t<rank == 0, LayoutRight,
-                         std::conditional_t<(std::is_same_v<SrcLayout, LayoutRight> && is_range_arg<last>::value) ||
-                                                (std::is_same_v<SrcLayout, LayoutLeft> && is_range_arg<first>::value),
-                                            SrcLayout, LayoutStride>>;
+  /// Where the parent's LayoutLeft/LayoutRight is kept, as Kokkos keeps it (and so only where the result's Views can
+  /// store it: one stride, the others products of it and the extents). Rank <= 2: LayoutRight when the last argument
+  /// is a range, LayoutLeft when the first is. Rank >= 3: LayoutRight for (integers..., a range, ALL...), LayoutLeft
+  /// for (a range, ALL..., a range, integers...).
+  static constexpr bool keeps(bool right) {
+    constexpr bool range[] = {is_range_arg<std::decay_t<Args>>::value..., false};
+    constexpr bool all[] = {std::is_same_v<std::decay_t<Args>, ALL_t>..., false};
+    constexpr int n = static_cast<int>(sizeof...(Args));
+    if (n == 0) return true;
+    if (rank <= 2) return right ? range[n - 1] : range[0];
+    for (int k = 0; k < n; ++k) {
+      const bool ok = right ? (k < n - rank    ? !range[k]
+                               : k == n - rank ? range[k]
+                                               : all[k])
+                            : (k == 0 || k == rank - 1 ? range[k]
+                               : k < rank - 1          ? all[k]
+                                                       : !range[k]);
+      if (!ok) return false;
+    }
+    return true;
+  }
+  using type = std::conditional_t<rank == 0, LayoutRight,
+                                  std::conditional_t<(std::is_same_v<SrcLayout, LayoutRight> && keeps(true)) ||
+                                                         (std::is_same_v<SrcLayout, LayoutLeft> && keeps(false)),
+                                                     SrcLayout, LayoutStride>>;
 };
 
 /// A subview's data type, as Kokkos forms it: an ALL over a compile-time extent keeps it in the type, any other kept
@@ -1114,7 +1320,7 @@ auto subview(const View<D, P...>& v, const Args&... args) {
   // The parent's memory traits less Aligned (an offset into the parent need not be aligned), as in Kokkos.
   using Traits = MemoryTraits<V::memory_traits::impl_value & ~unsigned(Aligned)>;
   using Result = View<data_type, typename SL::type, typename V::device_type, Traits>;
-  const auto& m = v.impl_map();
+  const auto m = v.impl_map().full();
   impl::ViewOffset<typename SL::type, SR> sm;
   std::size_t offset = 0;
   int k = 0;

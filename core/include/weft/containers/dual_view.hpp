@@ -133,10 +133,10 @@ class DualView {
 
   // ---- syncs: copy the side that was modified onto the other, then both are in sync ----
   void sync_host() const {
-    sync_to(0, [&] { copy_side(h_view, d_view, [](const auto& d, const auto& s) { deep_copy(d, s); }); });
+    sync_to(0, [&] { copy_side(h_view, d_view, BlockingCopy{}); });
   }
   void sync_device() const {
-    sync_to(1, [&] { copy_side(d_view, h_view, [](const auto& d, const auto& s) { deep_copy(d, s); }); });
+    sync_to(1, [&] { copy_side(d_view, h_view, BlockingCopy{}); });
   }
   /// Enqueued on exec (returns before the copy is done; fence exec before reading the side).
   template <ExecutionSpace E>
@@ -246,13 +246,20 @@ class DualView {
     using Bytes = View<unsigned char*, typename t_dev::memory_space>;
     const Bytes raw(view_alloc(h.label(), WithoutInitializing), map.span() * sizeof(typename t_dev::value_type));
     t_dev d = t_dev::impl_make(reinterpret_cast<typename t_dev::pointer_type>(raw.data()), map, raw.impl_track());
-    copy_side(d, h, [](const auto& dst, const auto& src) { deep_copy(dst, src); });
+    copy_side(d, h, BlockingCopy{});
     return d;
   }
   /// Copies one side onto the other with `copy` (a deep_copy, with or without an instance). Elements that are not
   /// trivially copyable (Views of Views) cross between the two memory spaces as their bytes, as Kokkos copies them:
   /// neither side can run the other's copy constructors (an element-wise deep_copy would build and assign them in a
   /// kernel).
+  /// copy_side's copy without an instance: deep_copy(dst, src), which returns when the copy is done.
+  struct BlockingCopy {
+    template <class D, class S>
+    void operator()(const D& dst, const S& src) const {
+      deep_copy(dst, src);
+    }
+  };
   template <class D, class S, class Copy>
   static void copy_side(const D& dst, const S& src, const Copy& copy) {
     using T = typename D::non_const_value_type;

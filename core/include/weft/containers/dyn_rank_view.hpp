@@ -127,6 +127,12 @@ class DynRankView {
                                "a LayoutStride DynRankView");
       if constexpr (std::is_same_v<array_layout, LayoutRight>)
         for (int k = V::R > 0 ? V::R - 1 : 0; k < max_rank; ++k) m.str[k] = 1;
+      // A rank-7 LayoutRight View stores one stride, that of dimension 5: a padded rank < 7 View has its padding
+      // elsewhere (Kokkos's DynRankView has the same form)
+      if (!view_type::impl_holds(m))
+        impl::throw_view_error(v.label(), "a padded LayoutRight View (extents " + impl::format_extents(m.ext, V::R) +
+                                              ", strides not the packed ones) cannot become a LayoutRight "
+                                              "DynRankView; use a LayoutStride DynRankView");
     }
     view_ = view_type::impl_make(const_cast<pointer_type>(v.data()), m, v.impl_track());
   }

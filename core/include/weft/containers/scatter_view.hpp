@@ -155,7 +155,9 @@ class ScatterView {
   /// Copies per host thread; a device's ScatterDuplicated contributes atomically to the View instead.
   static constexpr bool impl_host_duplicated = is_duplicated && execution_space::impl_is_host_space;
   static constexpr bool impl_device_duplicated = is_duplicated && !execution_space::impl_is_host_space;
-  using value_reference = ScatterValue<value_type, Op, is_atomic || impl_device_duplicated>;
+  /// Contributions through access() are atomic: ScatterAtomic, or a device's ScatterDuplicated.
+  static constexpr bool impl_atomic_access = is_atomic || impl_device_duplicated;
+  using value_reference = ScatterValue<value_type, Op, impl_atomic_access>;
 
   ScatterView() = default;
   /// Contributions go to (copies of) v.
@@ -214,11 +216,11 @@ class ScatterView {
 #if WEFT_BOUNDS_CHECK
     original_view_type view_;
 #endif
-    impl::ViewOffset<Layout, rank> map_;
+    typename original_view_type::impl_map_type map_;
     value_type* base_;
   };
 
-  using Access = BasicAccess<is_atomic || impl_device_duplicated>;
+  using Access = BasicAccess<impl_atomic_access>;
 
   /// The calling thread's way in: inside a kernel of the instance the ScatterView was made for.
   /// access<ScatterAtomic>() makes this access's contributions atomic whatever the Contribution (Kokkos's form).
