@@ -516,7 +516,7 @@ TEST_CASE_TEMPLATE("WorkItemProperty types as policy arguments; MinFirstLoc and 
   CHECK(first.loc == 0);
 }
 
-TEST_CASE("Kokkos::Impl::TypeInfo names types; SubviewLegalArgsCompileTime answers with Weft's subview layouts") {
+TEST_CASE("Kokkos::Impl::TypeInfo names types; SubviewLegalArgsCompileTime and Subview<V, Args...> agree") {
   CHECK(Kokkos::Impl::TypeInfo<int>::name() == "int");
   CHECK(Kokkos::Impl::TypeInfo<const double&>::name() == "const double&");
   CHECK(Kokkos::Impl::TypeInfo<spec::Vec2>::name() == "spec::Vec2");
@@ -531,6 +531,18 @@ TEST_CASE("Kokkos::Impl::TypeInfo names types; SubviewLegalArgsCompileTime answe
                                                           P, int, int>::value);
   static_assert(Kokkos::Impl::SubviewLegalArgsCompileTime<Kokkos::LayoutStride, Kokkos::LayoutLeft, 3, 5, 0, int, int,
                                                           P, ALL_t, ALL_t>::value);
+  // Kokkos::Subview<V, Args...> is subview's type, and keeps LayoutLeft/Right where the predicate says Kokkos does
+  using R5 = Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using L5 = Kokkos::View<double*****, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  static_assert(std::is_same_v<Kokkos::Subview<R5, int, int, P, ALL_t, ALL_t>::array_layout, Kokkos::LayoutRight>);
+  static_assert(std::is_same_v<Kokkos::Subview<R5, int, P, P, ALL_t, ALL_t>::array_layout, Kokkos::LayoutStride>);
+  static_assert(std::is_same_v<Kokkos::Subview<R5, int, P, ALL_t, int, ALL_t>::array_layout, Kokkos::LayoutStride>);
+  static_assert(std::is_same_v<Kokkos::Subview<L5, P, ALL_t, P, int, int>::array_layout, Kokkos::LayoutLeft>);
+  static_assert(std::is_same_v<Kokkos::Subview<L5, P, P, P, int, int>::array_layout, Kokkos::LayoutStride>);
+  static_assert(std::is_same_v<Kokkos::Subview<R5, int, int, int, P, int>::array_layout, Kokkos::LayoutStride>);
+  static_assert(std::is_same_v<Kokkos::Subview<R5, int, int, int, int, P>::array_layout, Kokkos::LayoutRight>);
+  static_assert(std::is_same_v<Kokkos::Subview<L5, P, int, int, int, P>::array_layout, Kokkos::LayoutLeft>);
+  static_assert(Kokkos::Subview<R5, int, int, P, ALL_t, ALL_t>::rank == 3);
 }
 
 struct Bound {  // converts to an integer and back without loss

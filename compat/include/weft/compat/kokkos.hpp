@@ -190,6 +190,10 @@ auto ViewAllocate(const L& label) {
   return ::weft::view_alloc(label);
 }
 
+/// Subview<V, Args...>: the type subview(v, args...) gives (Kokkos's alias).
+template <class V, class... Args>
+using Subview = decltype(::weft::subview(std::declval<V>(), std::declval<Args>()...));
+
 template <class T>
 struct is_view : std::bool_constant<::weft::is_view_v<T>> {};
 template <class T>

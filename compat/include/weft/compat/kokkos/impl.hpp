@@ -52,8 +52,8 @@ struct TypeInfo {
 /// a rank-RankSrc LayoutSrc View taken with Args is, by Kokkos's rules, a rank-RankDest LayoutDest View. A LayoutStride
 /// destination takes any subview. LayoutLeft to LayoutLeft: the first RankDest arguments are ALL, except that the
 /// first and the RankDest-th may be ranges, and the rest are indices. LayoutRight to LayoutRight: indices first, then
-/// one range, then ALLs to the end. (Weft's own subview is more permissive: its LayoutLeft/Right Views carry every
-/// stride, so it also keeps the layout where Kokkos's gives LayoutStride.)
+/// one range, then ALLs to the end. (Weft's subview keeps the layout where Kokkos's does: these rules for rank >= 3,
+/// and for rank <= 2 a range as the first argument of LayoutLeft or the last of LayoutRight.)
 template <class LayoutDest, class LayoutSrc, int RankDest, int RankSrc, int CurrentArg, class... Args>
 struct SubviewLegalArgsCompileTime {
   static_assert(CurrentArg == 0, "Weft answers SubviewLegalArgsCompileTime for the whole argument list (CurrentArg 0)");
