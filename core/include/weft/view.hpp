@@ -1219,21 +1219,27 @@ struct SubviewLayout {
   /// is a range, LayoutLeft when the first is. Rank >= 3: LayoutRight for (integers..., a range, ALL...), LayoutLeft
   /// for (a range, ALL..., a range, integers...).
   static constexpr bool keeps(bool right) {
-    constexpr bool range[] = {is_range_arg<std::decay_t<Args>>::value..., false};
-    constexpr bool all[] = {std::is_same_v<std::decay_t<Args>, ALL_t>..., false};
     constexpr int n = static_cast<int>(sizeof...(Args));
-    if (n == 0) return true;
-    if (rank <= 2) return right ? range[n - 1] : range[0];
-    for (int k = 0; k < n; ++k) {
-      const bool ok = right ? (k < n - rank    ? !range[k]
+    if constexpr (n == 0) {
+      return true;
+    } else {
+      constexpr bool range[] = {is_range_arg<std::decay_t<Args>>::value...};
+      constexpr bool all[] = {std::is_same_v<std::decay_t<Args>, ALL_t>...};
+      // (if constexpr: a plain `if` before the loop leaves nvcc a loop it calls unreachable, warning #128-D)
+      if constexpr (rank <= 2) {
+        return right ? range[n - 1] : range[0];
+      } else {
+        bool ok = true;
+        for (int k = 0; k < n; ++k)
+          ok = ok && (right ? (k < n - rank    ? !range[k]
                                : k == n - rank ? range[k]
                                                : all[k])
                             : (k == 0 || k == rank - 1 ? range[k]
                                : k < rank - 1          ? all[k]
-                                                       : !range[k]);
-      if (!ok) return false;
+                                                       : !range[k]));
+        return ok;
+      }
     }
-    return true;
   }
   using type = std::conditional_t<rank == 0, LayoutRight,
                                   std::conditional_t<(std::is_same_v<SrcLayout, LayoutRight> && keeps(true)) ||
