@@ -249,10 +249,6 @@ class DualView {
     copy_side(d, h, BlockingCopy{});
     return d;
   }
-  /// Copies one side onto the other with `copy` (a deep_copy, with or without an instance). Elements that are not
-  /// trivially copyable (Views of Views) cross between the two memory spaces as their bytes, as Kokkos copies them:
-  /// neither side can run the other's copy constructors (an element-wise deep_copy would build and assign them in a
-  /// kernel).
   /// copy_side's copy without an instance: deep_copy(dst, src), which returns when the copy is done.
   struct BlockingCopy {
     template <class D, class S>
@@ -260,6 +256,10 @@ class DualView {
       deep_copy(dst, src);
     }
   };
+  /// Copies one side onto the other with `copy` (a deep_copy, with or without an instance). Elements that are not
+  /// trivially copyable (Views of Views) cross between the two memory spaces as their bytes, as Kokkos copies them:
+  /// neither side can run the other's copy constructors (an element-wise deep_copy would build and assign them in a
+  /// kernel).
   template <class D, class S, class Copy>
   static void copy_side(const D& dst, const S& src, const Copy& copy) {
     using T = typename D::non_const_value_type;
