@@ -375,4 +375,51 @@ TEST_CASE("stream-order checker: ordered programs pass (same stream, fences, eve
   check_values(weft_test::on_host(y), 1.0, 1.0);
   check_values(weft_test::on_host(z), 1.0, 2.0);
 }
+TEST_CASE("stream-order checker: kernels are judged by the elements they touched, not the Views they hold") {
+  auto inst = weft::experimental::partition_space(weft::GpuEmu(), 1, 1);
+  weft::View<double*, weft::GpuEmu> x("x", n), held("held", n);
+  weft::View<double**, weft::GpuEmu> grid("grid", 64, 64);
+  weft::View<double*, weft::HostSpace> h("h", n);
+  for (int i = 0; i < n; ++i) h(i) = 0.5 * i;
+  // A functor that holds a View it never touches (as a Kokkos functor holding all its app's Views), and a copy
+  // into that View on another instance: no conflict (Kokkos's tutorials' mpi_heat_conduction does this).
+  struct Holder {
+    weft::View<double*, weft::GpuEmu> x, held;
+    WEFT_INLINE_FUNCTION void operator()(int i) const { x(i) = 3.0 * i; }
+  };
+  weft::parallel_for("holds_but_never_touches", weft::RangePolicy<weft::GpuEmu>(inst[0], 0, n), Holder{x, held});
+  weft::deep_copy(inst[1], held, h);
+  // Interleaved elements of one View from two instances (even and odd columns of a grid; read-modify-write).
+  weft::parallel_for(
+      "even_columns", weft::RangePolicy<weft::GpuEmu>(inst[0], 0, 64 * 32),
+      WEFT_LAMBDA(int k) { grid(k / 32, 2 * (k % 32)) += 1.0; });
+  weft::parallel_for(
+      "odd_columns", weft::RangePolicy<weft::GpuEmu>(inst[1], 0, 64 * 32),
+      WEFT_LAMBDA(int k) { grid(k / 32, 2 * (k % 32) + 1) += 2.0; });
+  // The boundary rows of the grid on one instance, through a subview taken in the kernel (a subview's elements
+  // count, not its parent), while the other instance reads x, written before on the first: ordered by the fence.
+  weft::fence();
+  weft::parallel_for(
+      "boundary_rows", weft::RangePolicy<weft::GpuEmu>(inst[0], 0, 64), WEFT_LAMBDA(int j) {
+        auto first = weft::subview(grid, 0, weft::ALL);
+        auto last = weft::subview(grid, 63, weft::ALL);
+        first(j) = -1.0;
+        last(j) = -2.0;
+      });
+  weft::parallel_for(
+      "interior_rows", weft::RangePolicy<weft::GpuEmu>(inst[1], 0, 62 * 64),
+      WEFT_LAMBDA(int k) { grid(1 + k / 64, k % 64) *= 10.0; });
+  weft::fence();
+  auto hx = weft_test::on_host(x);
+  check_values(hx, 3.0, 0.0);
+  check_values(weft_test::on_host(held), 0.5, 0.0);
+  auto hg = weft_test::on_host(grid);
+  int wrong = 0;
+  for (int r = 0; r < 64; ++r)
+    for (int c = 0; c < 64; ++c) {
+      const double want = r == 0 ? -1.0 : r == 63 ? -2.0 : (c % 2 == 0 ? 10.0 : 20.0);
+      wrong += hg(r, c) != want;
+    }
+  CHECK(wrong == 0);
+}
 #endif

@@ -406,8 +406,9 @@ __attribute__((noinline)) void shared_access(const void* p, std::size_t bytes, b
 
 __attribute__((noinline)) void note_access(const void* p, std::size_t bytes) {
   Thread* self = t_fiber;
-  if (!self || !self->context.model) return;
-  record(self, p, bytes, __builtin_return_address(0), in_shared(self, p));
+  if (!self) return;
+  if (self->context.touch) touch_bytes(self->context.touch, p, bytes);
+  if (self->context.model) record(self, p, bytes, __builtin_return_address(0), in_shared(self, p));
 }
 
 __attribute__((noinline)) void async_copy(void* dst, const void* src, unsigned bytes, unsigned src_bytes) {
@@ -484,6 +485,7 @@ void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, 
             const std::vector<ModelView>* views) {
   const Settings& settings = emu::settings();
   const bool modelled = memory_model_on();
+  Touch* const touch = launching_touch();
   const model::Views named(modelled ? views : nullptr);
   model::Counts launch_counts;
   launch_counts.reset(named.size());
@@ -536,7 +538,8 @@ void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, 
         for (unsigned y = 0; y < block.y; ++y)
           for (unsigned x = 0; x < block.x; ++x, ++lin) {
             Thread& t = b.threads[lin];
-            t.context = ThreadContext{{x, y, z}, bi, block, grid, lin, &b, b.shared.data(), shared_bytes, modelled};
+            t.context =
+                ThreadContext{{x, y, z}, bi, block, grid, lin, &b, b.shared.data(), shared_bytes, modelled, touch};
           }
       run_block(b, body, arg, stacks);
     }

@@ -69,6 +69,27 @@ bool covers(const Clock& c, std::uint64_t stream, std::uint64_t seq) {
   return it != c.end() && it->second >= seq;
 }
 
+/// Bytes [b, e) of memory; a list of them is sorted and disjoint.
+struct Span {
+  const char* b;
+  const char* e;
+};
+using Spans = std::vector<Span>;
+
+/// Whether two sorted lists of disjoint spans share a byte.
+bool intersects(const Spans& x, const Spans& y) {
+  std::size_t i = 0, j = 0;
+  while (i < x.size() && j < y.size()) {
+    if (x[i].e <= y[j].b)
+      ++i;
+    else if (y[j].e <= x[i].b)
+      ++j;
+    else
+      return true;
+  }
+  return false;
+}
+
 struct Op {
   Stream* stream = nullptr;
   std::uint64_t stream_id = 0;
@@ -79,7 +100,10 @@ struct Op {
   Clock clock;
   std::vector<Access> accesses;
   std::vector<bool> host_reachable;  // per access
-  std::vector<bool> wrote;           // per access, known once done (kernels compare bytes; copies always write)
+  // Per access, known once done (the checker on): the bytes it touched and the bytes it wrote. A copy or memset
+  // touches its whole range (and writes its destination); a kernel, the elements of traced Views it accessed
+  // (all of a View whose data() it took, all of an untraced range), and it wrote those of them that changed.
+  std::vector<Spans> touched, written;
   bool is_kernel = false;
   bool done = false;
   std::string failure;  // an exception the operation threw, reported at the wait
@@ -115,11 +139,19 @@ struct Event {
 
 namespace {
 
-/// An unordered pair whose conflict depends on whether a kernel really wrote the bytes: decided when it ran.
+/// One side of an unordered pair: an operation's access, or (op null) the host's.
+struct Side {
+  std::shared_ptr<Op> op;
+  std::size_t access = 0;
+  Access host{};
+};
+/// An unordered, overlapping pair that involves a kernel not yet run: decided once both sides are known, by
+/// what the kernel touched and wrote (a View a kernel captured but never used, or disjoint elements of one View,
+/// is no conflict).
 struct Suspect {
-  std::shared_ptr<Op> candidate;  // the kernel that may have written
-  std::size_t access;             // its access
-  std::string message;            // the report, if it did
+  Side a, b;
+  std::string head, what, tail;  // the report: head + " writes|reads " + what + tail + ", which writes|reads it..."
+  std::string ordering;          // "(nothing orders ... after it)"
 };
 
 struct State {
@@ -184,37 +216,228 @@ void prune_live(State& st) {
                 st.live.end());
 }
 
+bool known(const Side& s) { return !s.op || !s.op->is_kernel || s.op->done; }
+
+/// The bytes a side touched and wrote (an operation not yet run that is no kernel: its whole range).
+void sets_of(const Side& s, Spans& touched, Spans& written) {
+  const Access& a = s.op ? s.op->accesses[s.access] : s.host;
+  if (s.op && s.op->done) {
+    touched = s.op->touched[s.access];
+    written = s.op->written[s.access];
+    return;
+  }
+  const char* b = static_cast<const char*>(a.begin);
+  touched = {{b, b + a.bytes}};
+  written = a.write ? touched : Spans{};
+}
+
+/// Both sides known: stops the program if one wrote a byte the other touched.
+void judge(const Suspect& s) {
+  Spans ta, wa, tb, wb;
+  sets_of(s.a, ta, wa);
+  sets_of(s.b, tb, wb);
+  const bool a_writes = intersects(wa, tb), b_writes = intersects(wb, ta);
+  if (!a_writes && !b_writes) return;
+  stop_program(s.head + (a_writes ? " writes " : " reads ") + s.what + s.tail + ", which " +
+               (b_writes ? "writes" : "reads") + " it, may still be running (" + s.ordering + "); " + fix_advice);
+}
+
+/// An operation finished: the pairs now known are judged (and dropped).
 void resolve_suspects(State& st, const Op& op) {
-  for (const Suspect& s : st.suspects)
-    if (s.candidate.get() == &op && op.wrote[s.access]) stop_program(s.message);
+  std::vector<Suspect> ready;
   st.suspects.erase(std::remove_if(st.suspects.begin(), st.suspects.end(),
-                                   [&](const Suspect& s) { return s.candidate.get() == &op; }),
+                                   [&](Suspect& s) {
+                                     if (s.a.op.get() != &op && s.b.op.get() != &op) return false;
+                                     if (!known(s.a) || !known(s.b)) return false;
+                                     ready.push_back(std::move(s));
+                                     return true;
+                                   }),
                     st.suspects.end());
+  for (const Suspect& s : ready) judge(s);
 }
 
-/// A 64-bit digest of a range (FNV-1a over 8-byte words, then the tail): whether a kernel changed the bytes it
-/// may write, without a copy of them (a View of gigabytes costs two passes, not gigabytes).
-std::uint64_t digest(const void* p, std::size_t bytes) {
-  const char* c = static_cast<const char*>(p);
-  std::uint64_t h = 1469598103934665603ull;
-  std::size_t i = 0;
-  for (; i + 8 <= bytes; i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, c + i, 8);
-    h = (h ^ w) * 1099511628211ull;
+}  // namespace
+
+// ---- what a kernel touches (the checker) ---------------------------------------------------------------------
+
+/// One traced range of the running kernel: a bit map of the bytes its threads accessed (bit j of map[k]: byte
+/// 8k + j; an 8-byte element is one map byte, so the map adds an eighth to the kernel's memory traffic), or
+/// `whole` once the kernel took the View's data() pointer.
+struct TouchRange {
+  const char* begin;
+  std::size_t bytes;
+  std::uint8_t* map = nullptr;  // (bytes + 7) / 8; null: untraced, every byte counts as touched
+  bool whole = false;
+};
+struct Touch {
+  std::vector<TouchRange> ranges;
+};
+
+namespace {
+thread_local Touch* t_touch = nullptr;  // set by execute while the kernel's grid runs on this thread
+}  // namespace
+
+Touch* launching_touch() { return t_touch; }
+
+void touch_bytes(Touch* t, const void* p, std::size_t bytes) {
+  const char* q = static_cast<const char*>(p);
+  for (TouchRange& r : t->ranges) {
+    if (!r.map || q + bytes <= r.begin || q >= r.begin + r.bytes) continue;
+    const std::size_t from = q > r.begin ? std::size_t(q - r.begin) : 0;
+    const std::size_t to = std::min(r.bytes, std::size_t(q + bytes - r.begin));
+    // Threads of other blocks may mark the same bits: relaxed atomics, and none where the bits are set.
+    if (to - from == 8 && from % 8 == 0) {  // an aligned 8-byte element: one whole map byte
+      std::uint8_t* m = r.map + from / 8;
+      if (__atomic_load_n(m, __ATOMIC_RELAXED) != 0xFF) __atomic_store_n(m, std::uint8_t(0xFF), __ATOMIC_RELAXED);
+      continue;
+    }
+    for (std::size_t k = from; k < to;) {
+      const std::size_t bit = k % 8, len = std::min<std::size_t>(8 - bit, to - k);
+      const auto bits = static_cast<std::uint8_t>(((1u << len) - 1u) << bit);
+      std::uint8_t* m = r.map + k / 8;
+      if ((__atomic_load_n(m, __ATOMIC_RELAXED) & bits) != bits) __atomic_fetch_or(m, bits, __ATOMIC_RELAXED);
+      k += len;
+    }
   }
-  for (; i < bytes; ++i) h = (h ^ static_cast<unsigned char>(c[i])) * 1099511628211ull;
-  return h;
 }
 
-/// Runs one operation (the caller holds the state lock in lazy and sync mode, not in concurrent mode).
+void touch_view(Touch* t, const void* p, std::size_t bytes) {
+  const char* q = static_cast<const char*>(p);
+  for (TouchRange& r : t->ranges)
+    if (q < r.begin + r.bytes && r.begin < q + std::max<std::size_t>(bytes, 1))
+      __atomic_store_n(&r.whole, true, __ATOMIC_RELAXED);
+}
+
+namespace {
+
+/// Buffers for the byte maps and the copies taken before a kernel runs, kept for the next kernels: allocating
+/// them anew for each kernel costs page faults, and returning them to the system TLB shootdowns across the
+/// emulator's worker threads (8x the time of a triad without them).
+class BufferPool {
+ public:
+  struct Buffer {
+    std::unique_ptr<char[]> p;
+    std::size_t bytes = 0;
+  };
+  Buffer take(std::size_t bytes) {
+    std::lock_guard<std::mutex> g(m_);
+    std::size_t best = free_.size();
+    for (std::size_t i = 0; i < free_.size(); ++i)
+      if (free_[i].bytes >= bytes && (best == free_.size() || free_[i].bytes < free_[best].bytes)) best = i;
+    if (best == free_.size()) return {std::unique_ptr<char[]>(new char[bytes]), bytes};
+    Buffer b = std::move(free_[best]);
+    free_.erase(free_.begin() + std::ptrdiff_t(best));
+    return b;
+  }
+  void give(Buffer b) {
+    if (!b.p) return;
+    std::lock_guard<std::mutex> g(m_);
+    free_.push_back(std::move(b));
+    if (free_.size() > 16)  // keep the 16 largest
+      free_.erase(std::min_element(free_.begin(), free_.end(),
+                                   [](const Buffer& x, const Buffer& y) { return x.bytes < y.bytes; }));
+  }
+
+ private:
+  std::mutex m_;
+  std::vector<Buffer> free_;
+};
+BufferPool& buffers() {
+  static BufferPool* p = new BufferPool;  // never destroyed, as the state
+  return *p;
+}
+
+/// Appends [b, e) to a sorted span list, merging with the last span when they meet.
+void append(Spans& out, const char* b, const char* e) {
+  if (!out.empty() && out.back().e == b)
+    out.back().e = e;
+  else
+    out.push_back({b, e});
+}
+
+/// At most this many spans per list (else neighbours merge across the smallest gaps, touching more: a false
+/// report is then possible, a missed one not).
+std::size_t span_limit(std::size_t bytes) { return std::max<std::size_t>(4096, bytes / 16); }
+void coarsen(Spans& s, std::size_t limit) {
+  for (std::size_t gap = 8; s.size() > limit; gap *= 2) {
+    Spans c;
+    for (const Span& x : s)
+      if (!c.empty() && std::size_t(x.b - c.back().e) <= gap)
+        c.back().e = x.e;
+      else
+        c.push_back(x);
+    s.swap(c);
+  }
+}
+
+/// A kernel's touched and written bytes of one access: `map` (the bit map; null: every byte touched) and, of
+/// those, the bytes that differ from `before` (null: a read-only access, nothing written), 8 bytes at a time
+/// where nothing differs. A byte the kernel did not touch may change while it runs (the host or another stream
+/// writes it, unordered with this kernel and rightly so): not the kernel's write.
+void summarize(const char* cur, std::size_t n, const std::uint8_t* map, const char* before, Spans& touched,
+               Spans& written) {
+  if (!map && !before) {  // an untraced read-only range, or a View whose data() the kernel took, not written
+    append(touched, cur, cur + n);
+    return;
+  }
+  const auto bit = [&](std::size_t k) { return !map || (map[k / 8] >> (k % 8) & 1u); };
+  std::size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    const unsigned m = map ? map[k / 8] : 0xFFu;
+    std::uint64_t c = 0, o = 0;
+    if (before) {
+      std::memcpy(&c, cur + k, 8);
+      std::memcpy(&o, before + k, 8);
+    }
+    if (c == o) {  // nothing changed in these 8 bytes
+      if (m == 0xFFu)
+        append(touched, cur + k, cur + k + 8);
+      else if (m != 0)
+        for (std::size_t j = 0; j < 8; ++j)
+          if (m >> j & 1u) append(touched, cur + k + j, cur + k + j + 1);
+      continue;
+    }
+    for (std::size_t j = 0; j < 8; ++j) {
+      if (!(m >> j & 1u)) continue;
+      append(touched, cur + k + j, cur + k + j + 1);
+      if (cur[k + j] != before[k + j]) append(written, cur + k + j, cur + k + j + 1);
+    }
+  }
+  for (; k < n; ++k) {
+    if (!bit(k)) continue;
+    append(touched, cur + k, cur + k + 1);
+    if (before && cur[k] != before[k]) append(written, cur + k, cur + k + 1);
+  }
+  coarsen(touched, span_limit(n));
+  coarsen(written, span_limit(n));
+}
+
+/// Runs one operation (the caller holds the state lock in lazy and sync mode, not in concurrent mode). With the
+/// checker on, a kernel runs with a Touch (a bit map per traced View) and copies of the ranges it may write.
 void execute(Op& op) {
-  std::vector<std::uint64_t> before;
-  if (config().check && op.is_kernel) {
-    before.resize(op.accesses.size());
-    for (std::size_t i = 0; i < op.accesses.size(); ++i)
-      if (op.accesses[i].write) before[i] = digest(op.accesses[i].begin, op.accesses[i].bytes);
+  const bool check = config().check;
+  const std::size_t n = op.accesses.size();
+  Touch touch;
+  std::vector<BufferPool::Buffer> maps(n), before(n);
+  if (check && op.is_kernel) {
+    touch.ranges.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Access& a = op.accesses[i];
+      TouchRange r{static_cast<const char*>(a.begin), a.bytes};
+      if (a.traced) {
+        maps[i] = buffers().take((a.bytes + 7) / 8);
+        std::memset(maps[i].p.get(), 0, (a.bytes + 7) / 8);
+        r.map = reinterpret_cast<std::uint8_t*>(maps[i].p.get());
+      }
+      touch.ranges.push_back(r);
+      if (a.write) {
+        before[i] = buffers().take(a.bytes);
+        std::memcpy(before[i].p.get(), a.begin, a.bytes);
+      }
+    }
   }
+  Touch* const saved = t_touch;
+  t_touch = check && op.is_kernel ? &touch : nullptr;
   try {
     op.run();
   } catch (const std::exception& e) {
@@ -222,11 +445,23 @@ void execute(Op& op) {
   } catch (...) {
     op.failure = "an unknown exception";
   }
+  t_touch = saved;
   op.run = nullptr;  // frees the kernel's copy of its arguments
-  op.wrote.assign(op.accesses.size(), false);
-  for (std::size_t i = 0; i < op.accesses.size(); ++i) {
-    if (!op.accesses[i].write) continue;
-    op.wrote[i] = !op.is_kernel || (config().check && digest(op.accesses[i].begin, op.accesses[i].bytes) != before[i]);
+  if (!check) return;
+  op.touched.assign(n, {});
+  op.written.assign(n, {});
+  for (std::size_t i = 0; i < n; ++i) {
+    const Access& a = op.accesses[i];
+    const char* b = static_cast<const char*>(a.begin);
+    if (!op.is_kernel) {
+      op.touched[i] = {{b, b + a.bytes}};
+      if (a.write) op.written[i] = op.touched[i];
+      continue;
+    }
+    const TouchRange& r = touch.ranges[i];
+    summarize(b, a.bytes, r.whole ? nullptr : r.map, before[i].p.get(), op.touched[i], op.written[i]);
+    buffers().give(std::move(maps[i]));
+    buffers().give(std::move(before[i]));
   }
 }
 
@@ -331,32 +566,29 @@ Status sync_stream_locked(std::unique_lock<std::mutex>& lk, State& st, Stream* s
 std::string access_verb(bool write) { return write ? "writes" : "reads"; }
 
 /// A new access `a` (by the operation `who` being enqueued, with its clock, or by the host when `who` is
-/// null) against the live operations of other streams that nothing orders it after. A definite write on
-/// either side stops the program at once; where only a kernel's possible write makes it a conflict, the
-/// verdict waits until that kernel ran (the checker compares the bytes it may write).
+/// null) against the live operations of other streams that nothing orders it after. Where both sides are
+/// known (copies, memsets, the host, kernels that ran) a write of a byte the other side touches stops the
+/// program at once; a pair with a kernel not yet run is judged when it ran, by the bytes it really touched and
+/// wrote.
 void check_against_live(State& st, const std::shared_ptr<Op>& who, const Clock& clock, const Access& a,
                         const std::string& who_text) {
-  const bool a_kernel = who && who->is_kernel;
-  const bool a_definite = a.write && !a_kernel;
-  const bool a_maybe = a.write && a_kernel;
   for (const auto& p : st.live) {
     if (who && p->stream_id == who->stream_id) continue;  // the same stream orders them
     if (covers(clock, p->stream_id, p->seq)) continue;    // ordered after p
     for (std::size_t i = 0; i < p->accesses.size(); ++i) {
       const Access& b = p->accesses[i];
       if (!overlap(b, a.begin, a.bytes) || (!a.write && !b.write)) continue;
-      const bool b_definite = b.write && (p->done ? bool(p->wrote[i]) : !p->is_kernel);
-      const bool b_maybe = b.write && p->is_kernel && !p->done;
-      const auto text = [&](bool a_writes, const char* b_verb) {
-        return who_text + " " + access_verb(a_writes) + " " + describe(a.label.empty() ? b : a) + " while " + p->what +
-               " on " + p->stream->name() + ", which " + b_verb + " it, may still be running (" +
-               (who ? "nothing orders " + who->what + " after it" : std::string("the host has not waited for it")) +
-               "); " + fix_advice;
-      };
-      const char* b_verb = b_definite ? "writes" : b.write ? "may write" : "reads";
-      if (a_definite || b_definite) stop_program(text(a.write, b_verb));
-      if (b_maybe) st.suspects.push_back({p, i, text(false, "writes")});
-      if (a_maybe) st.suspects.push_back({who, std::size_t(&a - who->accesses.data()), text(true, b_verb)});
+      Suspect s;
+      s.a = who ? Side{who, std::size_t(&a - who->accesses.data()), {}} : Side{nullptr, 0, a};
+      s.b = Side{p, i, {}};
+      s.head = who_text;
+      s.what = describe(a.label.empty() ? b : a);
+      s.tail = " while " + p->what + " on " + p->stream->name();
+      s.ordering = who ? "nothing orders " + who->what + " after it" : std::string("the host has not waited for it");
+      if (known(s.a) && known(s.b))
+        judge(s);
+      else
+        st.suspects.push_back(std::move(s));
     }
   }
 }
@@ -422,7 +654,7 @@ void note_view(void*, const SharedAllocationRecord* r, const void* begin, std::s
       a.bytes = std::max(a.bytes, bytes);
       return;
     }
-  t_capture->out->push_back({begin, bytes, !read_only, r->label});
+  t_capture->out->push_back({begin, bytes, !read_only, r->label, true});
 }
 ViewCaptureSink g_sink{&note_view, nullptr};
 

@@ -75,14 +75,11 @@ struct SpaceAccessibility {
   static constexpr bool assignable = std::is_same_v<typename Access::memory_space, typename Mem::memory_space>;
   using space = std::conditional_t<accessible, typename Access::memory_space, HostSpace>;
 };
-
 // ---- the host memory space -----------------------------------------------------------------
-/// Host memory (64-byte aligned). SharedSpace and SharedHostPinnedSpace alias it in host-only builds
-/// (<weft/backend_spaces.hpp>).
+/// Host memory (64-byte aligned); in host-only builds SharedSpace and SharedHostPinnedSpace alias it.
 #if WEFT_IMPL_ACCESS_HOOKS
 namespace impl {
-/// Aborts, naming the View, when code running in a GpuEmu kernel touches HostSpace memory; in host code, checks
-/// the access against queued, unordered work of the emulated streams (backends/emu/src/gpuemu.cpp).
+/// In a GpuEmu kernel, aborts naming the View; in host code, checks the access against queued emulated work.
 void host_space_access_check(const char* label, const void* p, std::size_t bytes);
 /// Checks that no queued, unordered work of the emulated streams still touches memory the host frees.
 void host_space_free_check(const void* p, std::size_t bytes, std::string_view label);
@@ -91,8 +88,11 @@ void host_copy_check(const void* d, const void* s, std::size_t bytes);
 /// Memory the next device kernel launched from this thread touches through raw pointers (checker).
 void note_kernel_access(const void* p, std::size_t bytes, bool write, std::string_view label);
 }  // namespace impl
+#include <weft/impl/data_hook.hpp>  // View::data() in a GpuEmu kernel: the checker's raw-pointer hook
+#else
+#define WEFT_IMPL_NOTE_DATA(p)
+#define WEFT_IMPL_SUBVIEW_DATA(v) v.data()
 #endif
-
 class HostSpace {
  public:
   using memory_space = HostSpace;

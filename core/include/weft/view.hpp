@@ -991,7 +991,7 @@ class View {
   WEFT_INLINE_FUNCTION constexpr std::size_t size() const { return map_.size(); }
   WEFT_INLINE_FUNCTION constexpr std::size_t span() const { return map_.span(); }
   WEFT_INLINE_FUNCTION constexpr bool span_is_contiguous() const { return map_.contiguous(); }
-  WEFT_INLINE_FUNCTION constexpr pointer_type data() const { return ptr_; }
+  WEFT_INLINE_FUNCTION constexpr pointer_type data() const { WEFT_IMPL_NOTE_DATA(ptr_) return ptr_; }
   WEFT_INLINE_FUNCTION constexpr bool is_allocated() const { return ptr_ != nullptr || track_.record() != nullptr; }
   std::string label() const { return track_.record() ? track_.record()->label : std::string(); }
   int use_count() const { return track_.use_count(); }
@@ -1356,7 +1356,7 @@ auto subview(const View<D, P...>& v, const Args&... args) {
     ++k;
   };
   (one(args), ...);
-  return Result::impl_make(v.data() + (v.data() ? offset : 0), sm, v.impl_track());
+  return Result::impl_make(WEFT_IMPL_SUBVIEW_DATA(v) + (WEFT_IMPL_SUBVIEW_DATA(v) ? offset : 0), sm, v.impl_track());
 }
 
 namespace impl {

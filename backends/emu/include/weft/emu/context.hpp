@@ -13,6 +13,7 @@ struct Dim3 {
 };
 
 struct BlockState;
+struct Touch;
 
 /// Where the running emulated thread is: its indices and its block.
 struct ThreadContext {
@@ -24,7 +25,8 @@ struct ThreadContext {
   BlockState* block;
   char* shared;  // the block's dynamic shared memory
   std::size_t shared_bytes;
-  bool model;  // the memory model records this launch's accesses (WEFT_EMU_PROFILE=memory)
+  bool model;    // the memory model records this launch's accesses (WEFT_EMU_PROFILE=memory)
+  Touch* touch;  // the stream-order checker records which bytes of its Views the launch touches (null: off)
 };
 
 /// Set while an emulated thread runs; nullptr in host code.
@@ -52,8 +54,17 @@ void async_wait(unsigned pending_groups);
 /// from one site form the warp's requests, as one instruction of a GPU's warp does.
 void note_access(const void* p, std::size_t bytes);
 __attribute__((always_inline)) inline void model_access(const void* p, std::size_t bytes) {
-  if (t_thread && t_thread->model) [[unlikely]]
-    note_access(p, bytes);
+  if (t_thread && (t_thread->model || t_thread->touch)) note_access(p, bytes);
+}
+/// The stream-order checker (backends/emu/src/streams.cpp): the running kernel touched [p, p + bytes) of the
+/// Views it captured (note_access calls it for every element access through a View), or may touch every byte
+/// of the View [p, p + bytes) lies in (View::data(): a raw pointer reaches elements unseen).
+void touch_bytes(Touch* t, const void* p, std::size_t bytes);
+void touch_view(Touch* t, const void* p, std::size_t bytes);
+/// The Touch of the kernel the calling thread is about to run (launch gives it to every emulated thread).
+Touch* launching_touch();
+__attribute__((always_inline)) inline void data_access(const void* p, std::size_t bytes) {
+  if (t_thread && t_thread->touch) touch_view(t_thread->touch, p, bytes);
 }
 std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value, int arg, int width);
 [[noreturn]] void report(const char* what);

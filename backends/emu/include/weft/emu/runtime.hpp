@@ -72,14 +72,18 @@ struct Access {
   std::size_t bytes;
   bool write;
   std::string label;
+  /// A View a kernel captured: the checker records which of its bytes the kernel touches, element by element
+  /// (otherwise, as for the raw ranges deep_copy's kernels pass, every byte counts as touched).
+  bool traced = false;
 };
 
 Status memcpy_async(void* dst, const void* src, std::size_t bytes, stream_t s);
 Status memset_async(void* p, int value, std::size_t bytes, stream_t s);
 
 /// Enqueues a kernel: `body` runs the grid (it owns the kernel's copy of its arguments). `accesses` are the
-/// memory it may touch (write = may write; the checker confirms a write by comparing the bytes after the
-/// kernel ran). A bad configuration is reported at once, as by cudaGetLastError after a launch.
+/// memory it may touch (write = may write). The checker judges the kernel by what it did: the bytes of traced
+/// accesses it touched, and which of them changed (compared with a copy taken before it ran). A bad
+/// configuration is reported at once, as by cudaGetLastError after a launch.
 Status launch_kernel(stream_t s, const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes,
                      std::function<void()> body, std::vector<Access> accesses);
 

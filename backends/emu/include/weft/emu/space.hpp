@@ -106,6 +106,10 @@ class GpuEmuSpace : public impl::gpu_rt::DeviceSpace<GpuEmuSpace, impl::EmuApi> 
   __attribute__((always_inline)) static void impl_note_access(const void* p, std::size_t bytes) {
     impl::emu::model_access(p, bytes);
   }
+  /// The stream-order checker: View::data() in a kernel (the pointer may reach any element of the View).
+  __attribute__((always_inline)) static void impl_note_data(const void* p, std::size_t bytes) {
+    impl::emu::data_access(p, bytes);
+  }
 };
 
 /// Page-locked host memory of the emulated runtime: host code and GpuEmu kernels both read it.
@@ -119,6 +123,10 @@ class GpuEmuHostPinnedSpace : public impl::gpu_rt::PinnedSpace<GpuEmuHostPinnedS
   __attribute__((always_inline)) static void impl_note_access(const void* p, std::size_t bytes) {
     impl::emu::model_access(p, bytes);
   }
+  /// The stream-order checker: View::data() in a kernel (the pointer may reach any element of the View).
+  __attribute__((always_inline)) static void impl_note_data(const void* p, std::size_t bytes) {
+    impl::emu::data_access(p, bytes);
+  }
 };
 
 /// Managed memory of the emulated runtime (as CudaUVMSpace): host code and GpuEmu kernels both read it.
@@ -131,6 +139,10 @@ class GpuEmuUVMSpace : public impl::gpu_rt::ManagedSpace<GpuEmuUVMSpace, impl::E
   /// GpuEmu's memory model: an element access through a View in a kernel.
   __attribute__((always_inline)) static void impl_note_access(const void* p, std::size_t bytes) {
     impl::emu::model_access(p, bytes);
+  }
+  /// The stream-order checker: View::data() in a kernel (the pointer may reach any element of the View).
+  __attribute__((always_inline)) static void impl_note_data(const void* p, std::size_t bytes) {
+    impl::emu::data_access(p, bytes);
   }
 };
 
