@@ -422,4 +422,37 @@ TEST_CASE("stream-order checker: kernels are judged by the elements they touched
     }
   CHECK(wrong == 0);
 }
+/// Holds a pinned View it never touches and waits, in concurrent mode, until the host has written that View.
+struct WaitsForHost {
+  weft::View<int*, weft::GpuEmuHostPinnedSpace> held;
+  weft::View<int*, weft::GpuEmu> out;
+  std::atomic<int>* started;
+  std::atomic<int>* go;
+  bool wait;
+  void operator()(int) const {
+    started->store(1);
+    while (wait && go->load() == 0) std::this_thread::yield();
+    out(0) = 1;
+  }
+};
+
+TEST_CASE("stream-order checker: bytes a running kernel never touched may change meanwhile (the host writes them)") {
+  weft::View<int*, weft::GpuEmuHostPinnedSpace> held("held", 64);
+  weft::View<int*, weft::GpuEmu> out("out", 1);
+  std::atomic<int> started{0}, go{0};
+  // Concurrent mode runs the kernel on its stream's worker: it is running while the host writes `held`, so the
+  // byte comparison after it ran sees `held` changed. The kernel never touched it: not the kernel's write (and
+  // the host's write is no conflict with a kernel that does not touch the View). Other modes cannot overlap them.
+  const bool concurrent = std::string(emu::streams_mode()) == "concurrent";
+  auto inst = weft::experimental::partition_space(weft::GpuEmu(), 1, 1);
+  weft::parallel_for("waits_for_host", weft::RangePolicy<weft::GpuEmu>(inst[0], 0, 1),
+                     WaitsForHost{held, out, &started, &go, concurrent});
+  while (concurrent && started.load() == 0) std::this_thread::yield();
+  held(3) = 7;
+  go.store(1);
+  inst[0].fence();
+  CHECK(weft_test::on_host(out)(0) == 1);
+  CHECK(held(3) == 7);
+}
+
 #endif
