@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Public Kokkos programs built twice with their own build systems, against Weft's drop-in and against Kokkos,
+then run side by side.
+
+Each program is configured with its own CMake twice, with the same compiler, build type and flags: once with
+find_package(Kokkos) reaching Weft's drop-in (an install of Weft: PREFIX/lib/weft-kokkos), once reaching a Kokkos
+install. Every compile goes through this script as the compiler launcher, which records its wall time and the
+peak resident memory of the compiler (wait4's rusage covers its child processes). The two executables then run in
+alternating rounds (Weft first in odd rounds, Kokkos first in even ones) with the same OpenMP threads and binding;
+each round checks that both printed the same answer (the program's own result or validation) and takes the ratio
+of their times (the program's own timer where it prints one). Printed per program: median Weft/Kokkos time
+ratio with its spread (min..max over rounds), the absolute medians, the build's compile time and peak compiler
+memory on each side, and the machine's load before and after.
+
+The checkouts and the Kokkos install live outside the repository (brought onto the machine by hand, see
+DEVELOPERS.md); this script never copies anything from them.
+
+usage: perf/kokkos_side_by_side.py --weft PREFIX --kokkos PREFIX --checkouts DIR [--work DIR] [--rounds 5]
+                                   [--threads 2] [--json FILE] [PROGRAM...]
+  DIR holds BabelStream/ and kokkos-tutorials/ (as cloned); PROGRAM names pick some of the table below.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+TUTORIAL_TIME = r"time\( *([0-9.eE+-]+) s \)"
+TUTORIAL_ANSWER = r"Computed result for \d+ x \d+ is ([0-9.eE+-]+)"
+
+
+def babelstream(n):
+    return {
+        "src": "BabelStream",
+        "cmake": ["-DMODEL=kokkos", "-DKOKKOS_IN_PACKAGE={package}"],
+        "exe": "kokkos-stream",
+        "args": ["-s", str(n), "-n", "20"],
+        # The program's own figures: the sum of the five kernels' fastest times.
+        "time": r"^(?:Copy|Mul|Add|Triad|Dot)\s+[0-9.]+\s+([0-9.]+)",
+        "time_sum": True,
+        "answer": None,
+        "fail": r"Validation failed",
+    }
+
+
+def tutorial(name, exe, args):
+    return {
+        "src": "kokkos-tutorials/Exercises/%s/Solution" % name,
+        "cmake": ["-DKokkos_ROOT={root}"],
+        "exe": exe,
+        "args": args,
+        "time": TUTORIAL_TIME,
+        "answer": TUTORIAL_ANSWER,
+        "fail": r"Error:",
+    }
+
+
+PROGRAMS = {
+    "babelstream-2^25": babelstream(2**25),
+    "babelstream-2^27": babelstream(2**27),
+    "team_policy": tutorial("team_policy", "TeamPolicy", ["-nrepeat", "20"]),
+    "team_scratch_memory": tutorial("team_scratch_memory", "TeamScratchMemory", ["-nrepeat", "20"]),
+    "team_vector_loop": tutorial("team_vector_loop", "TeamVectorLoop", ["-nrepeat", "20"]),
+    "mdrange": tutorial("mdrange", "mdrange_exercise", ["-nrepeat", "20"]),
+}
+
+
+def launcher(argv):
+    """Runs one compile (argv after '--launch LOG'), appending 'seconds peak_kib output' to LOG."""
+    log, cmd = argv[0], argv[1:]
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd)
+    _, status, usage = os.wait4(p.pid, 0)
+    seconds = time.perf_counter() - t0
+    out = cmd[cmd.index("-o") + 1] if "-o" in cmd else "?"
+    if out.endswith(".o"):  # compiles only (links are not the compiler's cost the goal is about)
+        with open(log, "a") as f:
+            f.write("%.3f %d %s\n" % (seconds, usage.ru_maxrss, out))
+    return os.waitstatus_to_exitcode(status)
+
+
+def kokkos_config_dir(prefix):
+    for d in ["lib/weft-kokkos/lib/cmake/Kokkos", "lib/cmake/Kokkos", "lib64/cmake/Kokkos"]:
+        if os.path.isfile(os.path.join(prefix, d, "KokkosConfig.cmake")):
+            return os.path.join(prefix, d)
+    sys.exit("no KokkosConfig.cmake under %s (lib/weft-kokkos/lib/cmake/Kokkos, lib/cmake/Kokkos or lib64)" % prefix)
+
+
+def build(prog, side, config_dir, args, work):
+    """Configures and builds `prog` against one side; returns (executable, compile seconds, peak MiB)."""
+    bdir = os.path.join(work, "%s-%s" % (prog["name"], side))
+    shutil.rmtree(bdir, ignore_errors=True)
+    os.makedirs(bdir)
+    # <package>/lib64/cmake/Kokkos, as BabelStream's KOKKOS_IN_PACKAGE reaches it: a folder of links to the
+    # install's entries (config files find their libraries relative to themselves), lib64 being its lib.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(config_dir)))
+    package = os.path.join(bdir, "package")
+    os.makedirs(package)
+    for e in os.listdir(root):
+        os.symlink(os.path.join(root, e), os.path.join(package, e))
+    if not os.path.exists(os.path.join(package, "lib64")):
+        os.symlink(os.path.dirname(os.path.dirname(config_dir)), os.path.join(package, "lib64"))
+    log = os.path.join(bdir, "compiles.log")
+    subs = {"package": package, "root": config_dir}
+    cmd = ["cmake", "-S", os.path.join(args.checkouts, prog["src"]), "-B", os.path.join(bdir, "build"), "-G", "Ninja",
+           "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER=" + args.cxx, "-DKokkos_DIR=" + config_dir,
+           "-DCMAKE_CXX_COMPILER_LAUNCHER=%s;%s;--launch;%s" % (sys.executable, os.path.abspath(__file__), log)]
+    cmd += [c.format(**subs) for c in prog["cmake"]]
+    for step in (cmd, ["cmake", "--build", os.path.join(bdir, "build"), "-j", "1"]):
+        r = subprocess.run(step, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("%s (%s): %s failed:\n%s" % (prog["name"], side, step[:2], (r.stdout + r.stderr)[-3000:]))
+    exe = None
+    for root, _, files in os.walk(os.path.join(bdir, "build")):
+        if prog["exe"] in files:
+            exe = os.path.join(root, prog["exe"])
+    if not exe:
+        sys.exit("%s (%s): no executable %s" % (prog["name"], side, prog["exe"]))
+    secs, peak = 0.0, 0
+    with open(log) as f:
+        for line in f:
+            s, k, _ = line.split(" ", 2)
+            secs += float(s)
+            peak = max(peak, int(k))
+    return exe, secs, peak / 1024.0
+
+
+def run(prog, exe, env):
+    r = subprocess.run([exe] + prog["args"], capture_output=True, text=True, env=env)
+    out = r.stdout + r.stderr
+    if r.returncode != 0 or (prog["fail"] and re.search(prog["fail"], out)):
+        sys.exit("%s failed (exit %d):\n%s" % (exe, r.returncode, out[-3000:]))
+    times = [float(x) for x in re.findall(prog["time"], out, re.M)]
+    if not times:
+        sys.exit("%s: no time found in its output:\n%s" % (exe, out[-2000:]))
+    t = sum(times) if prog.get("time_sum") else times[-1]
+    answer = re.findall(prog["answer"], out)[-1] if prog["answer"] else "validated"
+    return t, answer
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--launch":
+        sys.exit(launcher(sys.argv[2:]))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--weft", required=True, help="a Weft install prefix (host backends)")
+    ap.add_argument("--kokkos", required=True, help="a Kokkos install prefix")
+    ap.add_argument("--checkouts", required=True)
+    ap.add_argument("--work", default=None, help="build folder (default: a temporary one, removed)")
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--json")
+    ap.add_argument("programs", nargs="*")
+    args = ap.parse_args()
+    names = args.programs or list(PROGRAMS)
+    for n in names:
+        if n not in PROGRAMS:
+            sys.exit("unknown program %s; known: %s" % (n, " ".join(PROGRAMS)))
+    work = args.work or os.path.join("/tmp", "weft-side-by-side-%d" % os.getpid())
+    os.makedirs(work, exist_ok=True)
+    sides = {"weft": kokkos_config_dir(args.weft), "kokkos": kokkos_config_dir(args.kokkos)}
+    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), OMP_PROC_BIND="spread", OMP_PLACES="threads")
+    results = []
+    print("%-22s %8s %-14s %10s %10s | %9s %9s %6s | %8s %8s %6s | load" %
+          ("program", "ratio", "spread", "weft s", "kokkos s", "cc weft", "cc kokkos", "ratio", "MiB weft",
+           "MiB kokkos", "ratio"))
+    for name in names:
+        prog = dict(PROGRAMS[name], name=name)
+        built = {side: build(prog, side, d, args, work) for side, d in sides.items()}
+        load0 = loadavg()
+        ratios, tw, tk = [], [], []
+        for r in range(args.rounds):
+            order = ["weft", "kokkos"] if r % 2 == 0 else ["kokkos", "weft"]
+            got = {side: run(prog, built[side][0], env) for side in order}
+            if got["weft"][1] != got["kokkos"][1]:
+                sys.exit("%s: the answers differ: Weft %s, Kokkos %s" % (name, got["weft"][1], got["kokkos"][1]))
+            tw.append(got["weft"][0])
+            tk.append(got["kokkos"][0])
+            ratios.append(got["weft"][0] / got["kokkos"][0])
+        load1 = loadavg()
+        row = {
+            "program": name, "ratio_median": statistics.median(ratios), "ratio_min": min(ratios),
+            "ratio_max": max(ratios), "weft_s": statistics.median(tw), "kokkos_s": statistics.median(tk),
+            "compile_s": {s: built[s][1] for s in sides}, "compile_peak_mib": {s: built[s][2] for s in sides},
+            "answer": got["weft"][1], "load": [load0, load1], "rounds": args.rounds, "threads": args.threads,
+        }
+        results.append(row)
+        cw, ck = row["compile_s"]["weft"], row["compile_s"]["kokkos"]
+        mw, mk = row["compile_peak_mib"]["weft"], row["compile_peak_mib"]["kokkos"]
+        print("%-22s %7.3fx %-14s %10.4g %10.4g | %8.1fs %8.1fs %5.2fx | %8.0f %8.0f %5.2fx | %.1f-%.1f" %
+              (name, row["ratio_median"], "%.3f..%.3f" % (row["ratio_min"], row["ratio_max"]), row["weft_s"],
+               row["kokkos_s"], cw, ck, cw / ck, mw, mk, mw / mk, load0, load1), flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
