@@ -43,6 +43,29 @@ TEST_CASE_TEMPLATE("RangePolicy covers exactly [begin, end) under every schedule
   }
 }
 
+TEST_CASE_TEMPLATE("static chunks cover [begin, end) once for signed and unsigned indices, near the ends", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  // The host engine runs both static schedules through one loop (chunk <= 0: one contiguous share per thread):
+  // chunks that end exactly at `end`, pass it, are larger than the range, and unsigned indices whose chunks start
+  // past `end` (no wrap-around).
+  for (const int chunk : {1, 3, 64}) {
+    for (const unsigned n : {0u, 1u, 5u, 63u, 64u, 65u, 129u, 1000u}) {
+      INFO("chunk = " << chunk << ", n = " << n);
+      weft::View<int*, E> hits("hits", n + 2);
+      weft::parallel_for(
+          "chunked_unsigned", weft::RangePolicy<E, weft::IndexType<unsigned>>(2u, n + 2u, weft::ChunkSize(chunk)),
+          WEFT_LAMBDA(unsigned i) { hits(i) += 1; });
+      weft::parallel_for(
+          "chunked_int", weft::RangePolicy<E, weft::IndexType<int>>(2, int(n) + 2, weft::ChunkSize(chunk)),
+          WEFT_LAMBDA(int i) { hits(i) += 2; });
+      auto h = weft_test::on_host(hits);
+      int wrong = 0;
+      for (unsigned i = 0; i < n + 2; ++i) wrong += h(i) != (i < 2 ? 0 : 3);
+      CHECK(wrong == 0);
+    }
+  }
+}
+
 // A host-only functor (a plain operator(), as Kokkos programs on host spaces write them) of a given size: the host
 // engine copies a static RangePolicy's functor of up to 112 bytes next to the range for its threads, and reads a
 // larger one where the caller keeps it. Either way the result is the same and the Views' counts do not move.

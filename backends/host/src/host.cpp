@@ -48,6 +48,23 @@ void host_team_barrier_wait(HostTeamBarrier* b, int team_size) {
   }
 }
 
+void host_dispatch_failed(std::string_view label) {
+  const auto name = [&] {
+    return label.empty() ? std::string("a kernel with no label") : "kernel \"" + std::string(label) + "\"";
+  };
+  try {
+    throw;
+  } catch (const HostRegionAborted&) {
+    throw;  // only a region's edge catches it
+  } catch (const std::exception& e) {
+    if (kokkos_error_style()) throw;  // through the Kokkos drop-in: the functor's exception itself, as Kokkos
+    std::throw_with_nested(Error(name() + " threw: " + e.what()));
+  } catch (...) {
+    if (kokkos_error_style()) throw;
+    std::throw_with_nested(Error(name() + " threw an exception that is not a std::exception"));
+  }
+}
+
 void host_region_wait(HostRegion* r, int gen) {
   for (int spin = 0; r->generation.load(std::memory_order_acquire) == gen; ++spin) {
     if (spin < 2000) {

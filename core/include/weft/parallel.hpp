@@ -202,19 +202,40 @@ struct lambda_param<F, N> {
 
 namespace impl {
 /// A dispatch with the tools listening: begin, the dispatch, a fence of its instance (so that the tools and the
-/// timer see the kernel's time on asynchronous backends too, as Kokkos does for tools), end.
-template <class Exec, class Run>
+/// timer see the kernel's time on asynchronous backends too, as Kokkos does for tools), end. The dispatch comes in
+/// type-erased: this is compiled once per execution space, not once per kernel.
+template <class Exec>
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline, cold))  // keeps the fast path (no tools) as small as it was
 #endif
-void profiled(tools::Kind kind, std::string_view label, const char* type_name, const Exec& exec, const Run& run) {
+void profiled(tools::Kind kind, std::string_view label, const char* type_name, const Exec& exec,
+              void (*run)(const void*), const void* dispatch) {
   std::uint32_t device = 0;
   if constexpr (requires { exec.impl_instance_id(); }) device = static_cast<std::uint32_t>(exec.impl_instance_id());
   tools::KernelToken token;
   tools::begin_kernel(kind, label, type_name, device, token);
-  run();
+  run(dispatch);
   exec.fence("weft::profiling: kernel end");
   tools::end_kernel(token);
+}
+/// Runs a dispatch (ParallelFor, ParallelReduce, ParallelScan). Its execute() is compiled once, here, out of line:
+/// the path with the tools listening and the one without both call it (inlined into each, a kernel's host code
+/// was compiled twice).
+template <class D>
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+void execute_dispatch(const void* d) {
+  static_cast<const D*>(d)->execute();
+}
+template <class D, class Exec>
+inline void run_dispatch(tools::Kind kind, std::string_view label, const char* type_name, const Exec& exec,
+                         const D& d) {
+  if (tools::g_active) [[unlikely]] {
+    profiled(kind, label, type_name, exec, &execute_dispatch<D>, &d);
+    return;
+  }
+  execute_dispatch<D>(&d);
 }
 }  // namespace impl
 
@@ -225,12 +246,8 @@ inline void parallel_for(std::string_view label, const P& policy, const F& f) {
   using Policy = std::remove_cvref_t<decltype(p)>;
   if constexpr (impl::check_for_functor<F, Policy>()) {
     impl::check_initialized("parallel_for", label);
-    if (impl::tools::g_active) [[unlikely]] {
-      impl::profiled(impl::tools::Kind::parallel_for, label, typeid(F).name(), p.space(),
-                     [&] { impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute(); });
-      return;
-    }
-    impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p).execute();
+    impl::run_dispatch(impl::tools::Kind::parallel_for, label, typeid(F).name(), p.space(),
+                       impl::ParallelFor<F, Policy, typename Policy::execution_space>(label, f, p));
   }
 }
 template <impl::ExecutionPolicy P, class F>
@@ -310,13 +327,9 @@ inline void parallel_reduce(std::string_view label, const P& policy, const F& f,
                   "result's type (a reducer's value_type); make the accumulator parameter that type, by reference");
     if constexpr (callable) {
       impl::check_initialized("parallel_reduce", label);
-      if (impl::tools::g_active) [[unlikely]] {
-        impl::profiled(impl::tools::Kind::parallel_reduce, label, typeid(F).name(), p.space(), [&] {
-          impl::ParallelReduce<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
-        });
-        return;
-      }
-      impl::ParallelReduce<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
+      impl::run_dispatch(
+          impl::tools::Kind::parallel_reduce, label, typeid(F).name(), p.space(),
+          impl::ParallelReduce<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p));
     }
   }
 }
@@ -346,13 +359,8 @@ void run_scan(std::string_view label, const Policy& p, const F& f, const Adaptor
     return;
   else {
     check_initialized("parallel_scan", label);
-    if (tools::g_active) [[unlikely]] {
-      profiled(tools::Kind::parallel_scan, label, typeid(F).name(), p.space(), [&] {
-        ParallelScan<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
-      });
-      return;
-    }
-    ParallelScan<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p).execute();
+    run_dispatch(tools::Kind::parallel_scan, label, typeid(F).name(), p.space(),
+                 ParallelScan<F, Adaptor, Policy, typename Policy::execution_space>(label, f, adaptor, p));
   }
 }
 }  // namespace impl

@@ -27,10 +27,9 @@ template <class F, class I, class Tag>
 struct alignas(64) HostPackedRange {
   I begin, end;
   F f;
+  I chunk;  // the policy's chunk size; <= 0: each thread takes one contiguous share
   WEFT_HOST_FORCEINLINE void operator()(int tid, int n) const {
-    I b, e;
-    static_share(begin, end, tid, n, b, e);
-    for (I i = b; i < e; ++i) host_invoke<Tag>(f, i);
+    static_schedule(begin, end, chunk, tid, n, [this](I i) { host_invoke<Tag>(f, i); });
   }
 };
 
@@ -43,21 +42,21 @@ class ParallelFor<F, Policy, E> {
   void execute() const {
     using Tag = typename Policy::work_tag;
     host_dispatch(label_, [this] {
+      // Either path, chosen at compile time: a kernel's loop is compiled once.
       if constexpr (is_static_range_v<Policy> && sizeof(F) <= host_packed_functor_max &&
                     std::is_copy_constructible_v<F>) {
-        if (work_.policy().chunk_size() <= 0) {
-          using I = typename Policy::index_type;
-          const HostPackedRange<F, I, Tag> run = [this] {
-            HostParallelScope as_in_a_kernel;
-            return HostPackedRange<F, I, Tag>{work_.policy().begin(), work_.policy().end(), f_};
-          }();
-          HostThreading<E>::parallel(work_.threads(), run);
-          return;
-        }
+        using I = typename Policy::index_type;
+        const HostPackedRange<F, I, Tag> run = [this] {
+          HostParallelScope as_in_a_kernel;
+          return HostPackedRange<F, I, Tag>{work_.policy().begin(), work_.policy().end(), f_,
+                                            host_chunk<I>(work_.policy().chunk_size())};
+        }();
+        HostThreading<E>::parallel(work_.threads(), run);
+      } else {
+        HostThreading<E>::parallel(work_.threads(), [this](int tid, int n) {
+          work_.run(tid, n, [this](const auto&... a) { host_invoke<Tag>(f_, a...); });
+        });
       }
-      HostThreading<E>::parallel(work_.threads(), [this](int tid, int n) {
-        work_.run(tid, n, [this](const auto&... a) { host_invoke<Tag>(f_, a...); });
-      });
     });
   }
 

@@ -41,23 +41,19 @@ inline bool host_region_failed() {
   return r && r->failed.load(std::memory_order_acquire);
 }
 
+/// Called in the catch block of a host dispatch: rethrows the exception in flight as a weft::Error naming the
+/// kernel, the original nested (through the Kokkos drop-in, the exception itself), or HostRegionAborted as it is.
+/// Out of line (backends/host/src/host.cpp), so that each kernel's dispatch does not compile the messages anew.
+[[noreturn]] void host_dispatch_failed(std::string_view label);
+
 /// Runs a host dispatch; an exception from its functor comes back as a weft::Error naming the kernel, with the
 /// original nested.
 template <class Run>
 void host_dispatch(std::string_view label, const Run& run) {
-  const auto name = [&] {
-    return label.empty() ? std::string("a kernel with no label") : "kernel \"" + std::string(label) + "\"";
-  };
   try {
     run();
-  } catch (const std::exception& e) {
-    if (kokkos_error_style()) throw;  // through the Kokkos drop-in: the functor's exception itself, as Kokkos
-    std::throw_with_nested(Error(name() + " threw: " + e.what()));
-  } catch (const HostRegionAborted&) {
-    throw;  // only a region's edge catches it
   } catch (...) {
-    if (kokkos_error_style()) throw;
-    std::throw_with_nested(Error(name() + " threw an exception that is not a std::exception"));
+    host_dispatch_failed(label);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <string>
 #include <string_view>
@@ -53,6 +54,39 @@ WEFT_HOST_FORCEINLINE void static_share(I begin, I end, int tid, int n, I& b, I&
   e = b + q + (t < r ? 1 : 0);
 }
 
+/// Thread tid's part of [begin, end) among n threads under the static schedule: chunks of `chunk` indices dealt
+/// round-robin, or (chunk <= 0) one contiguous share; item(i) for each, from one copy of the loop (a kernel's code
+/// is compiled once, not once per schedule). Chunks that would start past `end` are never formed (unsigned indices
+/// do not wrap).
+template <class I, class Item>
+WEFT_HOST_FORCEINLINE void static_schedule(I begin, I end, I chunk, int tid, int n, const Item& item) {
+  I b, e;
+  if (chunk <= 0) {
+    static_share(begin, end, tid, n, b, e);
+  } else {
+    if (end <= begin || static_cast<I>(end - begin) / chunk < static_cast<I>(tid)) return;  // no chunk of its own
+    b = begin + static_cast<I>(tid) * chunk;
+    e = end - b < chunk ? end : b + chunk;
+  }
+  // the distance between one thread's chunks, n * chunk (saturated: a larger one than the range ends the loop)
+  const I stride = chunk > std::numeric_limits<I>::max() / static_cast<I>(n) ? std::numeric_limits<I>::max()
+                                                                             : static_cast<I>(n) * chunk;
+  while (b < end) {
+    for (I i = b; i < e; ++i) item(i);
+    if (chunk <= 0 || end - b <= stride) break;
+    b += stride;
+    e = end - b < chunk ? end : b + chunk;
+  }
+}
+
+/// A RangePolicy's chunk size (>= 0) in its index type, saturated.
+template <class I>
+I host_chunk(std::int64_t c) {
+  return static_cast<std::uint64_t>(c) > static_cast<std::uint64_t>(std::numeric_limits<I>::max())
+             ? std::numeric_limits<I>::max()
+             : static_cast<I>(c);
+}
+
 template <class Policy>
 class HostWork;
 
@@ -73,7 +107,7 @@ class HostWork<RangePolicy<P...>> {
 
   template <class Item>
   WEFT_HOST_FORCEINLINE void run(int tid, int n, const Item& item) const {
-    const I chunk = static_cast<I>(p_.chunk_size());
+    const I chunk = host_chunk<I>(p_.chunk_size());
     if constexpr (std::is_same_v<typename Policy::schedule_type, Schedule<Dynamic>>) {
       const I c = chunk > 0 ? chunk : (size() / (16 * n) > 0 ? size() / (16 * n) : I(1));
       while (true) {
@@ -82,15 +116,8 @@ class HostWork<RangePolicy<P...>> {
         const I e = p_.end() - b < c ? p_.end() : b + c;
         for (I i = b; i < e; ++i) item(i);
       }
-    } else if (chunk > 0) {
-      for (I b = p_.begin() + static_cast<I>(tid) * chunk; b < p_.end(); b += static_cast<I>(n) * chunk) {
-        const I e = p_.end() - b < chunk ? p_.end() : b + chunk;
-        for (I i = b; i < e; ++i) item(i);
-      }
     } else {
-      I b, e;
-      static_range(tid, n, b, e);
-      for (I i = b; i < e; ++i) item(i);
+      static_schedule(p_.begin(), p_.end(), chunk, tid, n, item);
     }
   }
 
