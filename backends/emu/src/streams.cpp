@@ -370,10 +370,34 @@ void coarsen(Spans& s, std::size_t limit) {
   }
 }
 
+/// Appends the runs of set bits of `bits` (bit j: byte p + j) to a sorted span list.
+void append_bits(Spans& out, const char* p, unsigned bits) {
+  if (bits == 0xFFu) {
+    append(out, p, p + 8);
+    return;
+  }
+  while (bits) {
+    const int b = __builtin_ctz(bits);
+    const int len = __builtin_ctz(~(bits >> b));
+    append(out, p + b, p + b + len);
+    bits &= ~(((1u << len) - 1u) << b);
+  }
+}
+
+/// The bytes (bit j: byte j) in which two 8-byte words differ.
+unsigned differing_bytes(std::uint64_t x) {
+  // a byte's high bit is set when any of its bits is: fold each byte's bits onto its top bit
+  x |= x >> 4;
+  x |= x >> 2;
+  x |= x >> 1;
+  x &= 0x0101010101010101ull;
+  return unsigned((x * 0x0102040810204080ull) >> 56);  // gathers bit 8j of x into bit j
+}
+
 /// A kernel's touched and written bytes of one access: `map` (the bit map; null: every byte touched) and, of
-/// those, the bytes that differ from `before` (null: a read-only access, nothing written), 8 bytes at a time
-/// where nothing differs. A byte the kernel did not touch may change while it runs (the host or another stream
-/// writes it, unordered with this kernel and rightly so): not the kernel's write.
+/// those, the bytes that differ from `before` (null: a read-only access, nothing written), 8 bytes at a time.
+/// A byte the kernel did not touch may change while it runs (the host or another stream writes it, unordered
+/// with this kernel and rightly so): not the kernel's write.
 void summarize(const char* cur, std::size_t n, const std::uint8_t* map, const char* before, Spans& touched,
                Spans& written) {
   if (!map && !before) {  // an untraced read-only range, or a View whose data() the kernel took, not written
@@ -384,24 +408,13 @@ void summarize(const char* cur, std::size_t n, const std::uint8_t* map, const ch
   std::size_t k = 0;
   for (; k + 8 <= n; k += 8) {
     const unsigned m = map ? map[k / 8] : 0xFFu;
-    std::uint64_t c = 0, o = 0;
-    if (before) {
-      std::memcpy(&c, cur + k, 8);
-      std::memcpy(&o, before + k, 8);
-    }
-    if (c == o) {  // nothing changed in these 8 bytes
-      if (m == 0xFFu)
-        append(touched, cur + k, cur + k + 8);
-      else if (m != 0)
-        for (std::size_t j = 0; j < 8; ++j)
-          if (m >> j & 1u) append(touched, cur + k + j, cur + k + j + 1);
-      continue;
-    }
-    for (std::size_t j = 0; j < 8; ++j) {
-      if (!(m >> j & 1u)) continue;
-      append(touched, cur + k + j, cur + k + j + 1);
-      if (cur[k + j] != before[k + j]) append(written, cur + k + j, cur + k + j + 1);
-    }
+    if (m == 0) continue;
+    append_bits(touched, cur + k, m);
+    if (!before) continue;
+    std::uint64_t c, o;
+    std::memcpy(&c, cur + k, 8);
+    std::memcpy(&o, before + k, 8);
+    if (c != o) append_bits(written, cur + k, m & differing_bytes(c ^ o));
   }
   for (; k < n; ++k) {
     if (!bit(k)) continue;
