@@ -9,15 +9,16 @@ peak resident memory of the compiler (wait4's rusage covers its child processes)
 alternating rounds (Weft first in odd rounds, Kokkos first in even ones) with the same OpenMP threads and binding;
 each round checks that both printed the same answer (the program's own result or validation) and takes the ratio
 of their times (the program's own timer where it prints one). Printed per program: median Weft/Kokkos time
-ratio with its spread (min..max over rounds), the absolute medians, the build's compile time and peak compiler
-memory on each side, and the machine's load before and after.
+ratio with its spread (min..max over rounds), the absolute medians, the build's compile time (the compilers' CPU
+time, user + system, summed over the program's files: less sensitive to a loaded machine than wall time, which
+the JSON keeps too) and peak compiler memory on each side, and the machine's load before and after.
 
 The checkouts and the Kokkos install live outside the repository (brought onto the machine by hand, see
 DEVELOPERS.md); this script never copies anything from them.
 
 usage: perf/kokkos_side_by_side.py --weft PREFIX --kokkos PREFIX --checkouts DIR [--work DIR] [--rounds 5]
                                    [--threads 2] [--json FILE] [PROGRAM...]
-  DIR holds BabelStream/ and kokkos-tutorials/ (as cloned); PROGRAM names pick some of the table below.
+  DIR holds BabelStream/, CloverLeaf/, TeaLeaf/, miniBUDE/ and kokkos-tutorials/ (as cloned); PROGRAM names pick some of the table below.
 """
 import argparse
 import json
@@ -47,6 +48,13 @@ def babelstream(n):
     }
 
 
+def uob(src, exe, args, time, answer, fail, cmake=("-DMODEL=kokkos", "-DKOKKOS_IN_PACKAGE={package}")):
+    """A UoB-HPC mini-app: its own validation decides, and its printed difference from the reference answer
+    (which depends on the order of the reductions) must agree between the two sides to `tol`."""
+    return {"src": src, "cmake": list(cmake), "exe": exe, "args": args, "time": time, "answer": answer,
+            "answer_tol": 1e-6, "fail": fail}
+
+
 def tutorial(name, exe, args):
     return {
         "src": "kokkos-tutorials/Exercises/%s/Solution" % name,
@@ -62,6 +70,32 @@ def tutorial(name, exe, args):
 PROGRAMS = {
     "babelstream-2^25": babelstream(2**25),
     "babelstream-2^27": babelstream(2**27),
+    # UoB-HPC/CloverLeaf's 960x960 benchmark, 87 steps (test problem 2: its kinetic energy is checked).
+    "cloverleaf-bm_short": uob("CloverLeaf", "kokkos-cloverleaf", ["--file", "{src}/InputDecks/clover_bm_short.in"],
+                               r"Wall clock ([0-9.eE+-]+)", r"is within ([0-9.eE+-]+)% of the expected",
+                               r"NOT PASSED|FAILED"),
+    # UoB-HPC/TeaLeaf's tea.in: 512x512, 20 steps of CG (test problem 5, checked against tea.problems); its
+    # "Wallclock" is the time since the first step.
+    "tealeaf-tea.in": uob("TeaLeaf", "kokkos-tealeaf", ["--file", "{src}/tea.in", "--problems", "{src}/tea.problems"],
+                          r"Wallclock:\s+([0-9.eE+-]+)s", r"PASSED \(Difference is within ([0-9.eE+-]+)%",
+                          r"FAILED"),
+    # UoB-HPC/miniBUDE's bm1 deck (65536 poses), 8 timed iterations after its 2 warm-up ones; its own check
+    # against the deck's reference energies. Its Kokkos model only takes -DKOKKOS_IN_TREE (a Kokkos source tree
+    # it add_subdirectory's): a stand-in folder that find_package's the install is given instead, on both sides.
+    "minibude-bm1": uob("miniBUDE", "kokkos-bude", ["--deck", "{src}/data/bm1", "-i", "8"],
+                        r"best: \{ min_ms: [0-9.]+, max_ms: [0-9.]+, sum_ms: ([0-9.]+)",
+                        r"max_diff_%: ([0-9.eE+-]+)", r"valid: false|Verification failed",
+                        cmake=("-DMODEL=kokkos", "-DKOKKOS_IN_TREE={in_tree}")),
+    # Maison-de-la-Simulation/gray-scott-kokkos, exercises/cpu_base at 256x384, 2000 steps, no HDF5 output: whole
+    # process wall time (it prints no timer); both fields' checksums must agree. Its CMake asks for Kokkos 5.1.1
+    # and CLI11 2.4 (Debian 12 has 2.1.2, which has every call it makes) and CMake 3.28 (--cmake): stand-in
+    # config folders that accept those versions and load the real packages are given on both sides.
+    "gray-scott-cpu_base": {
+        "src": "gray-scott-kokkos/exercises/cpu_base", "cmake": ["-DCLI11_DIR={cli11}"], "exe": "gray_scott_cpu_base",
+        "args": ["-n", "256", "-m", "384", "-i", "2000", "-N"], "time": None, "answer_all": True,
+        "answer": r"Checksum field \S+ at iteration \d+\D*([0-9.eE+-]+)", "fail": None,
+        "accept_versions": {"Kokkos": "5.1.1", "CLI11": "2.4"},
+    },
     "team_policy": tutorial("team_policy", "TeamPolicy", ["-nrepeat", "20"]),
     "team_scratch_memory": tutorial("team_scratch_memory", "TeamScratchMemory", ["-nrepeat", "20"]),
     "team_vector_loop": tutorial("team_vector_loop", "TeamVectorLoop", ["-nrepeat", "20"]),
@@ -79,7 +113,7 @@ def launcher(argv):
     out = cmd[cmd.index("-o") + 1] if "-o" in cmd else "?"
     if out.endswith(".o"):  # compiles only (links are not the compiler's cost the goal is about)
         with open(log, "a") as f:
-            f.write("%.3f %d %s\n" % (seconds, usage.ru_maxrss, out))
+            f.write("%.3f %.3f %d %s\n" % (seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out))
     return os.waitstatus_to_exitcode(status)
 
 
@@ -104,13 +138,41 @@ def build(prog, side, config_dir, args, work):
         os.symlink(os.path.join(root, e), os.path.join(package, e))
     if not os.path.exists(os.path.join(package, "lib64")):
         os.symlink(os.path.dirname(os.path.dirname(config_dir)), os.path.join(package, "lib64"))
+    # For a program that only takes a Kokkos source tree (miniBUDE): a folder whose CMakeLists.txt finds the
+    # install instead and makes its targets visible to the parent project, as add_subdirectory's would be.
+    in_tree = os.path.join(bdir, "kokkos-in-tree")
+    os.makedirs(in_tree)
+    with open(os.path.join(in_tree, "CMakeLists.txt"), "w") as f:
+        f.write("find_package(Kokkos REQUIRED CONFIG PATHS \"%s\" NO_DEFAULT_PATH)\n"
+                "foreach(t Kokkos::kokkos Kokkos::kokkoscore Kokkos::kokkoscontainers Kokkos::kokkosalgorithms)\n"
+                "  if(TARGET ${t})\n"
+                "    get_target_property(aliased ${t} ALIASED_TARGET)\n"
+                "    if(aliased)\n      set(t ${aliased})\n    endif()\n"
+                "    get_target_property(imported ${t} IMPORTED)\n"
+                "    if(imported)\n      set_target_properties(${t} PROPERTIES IMPORTED_GLOBAL TRUE)\n    endif()\n"
+                "  endif()\nendforeach()\n" % config_dir)
+    # Stand-in config folders for a program that asks for newer versions than the machine has (gray-scott): they
+    # accept the version asked for and include the real package's config.
+    real = {"Kokkos": config_dir, "CLI11": "/usr/share/cmake/CLI11"}
+    for pkg, version in prog.get("accept_versions", {}).items():
+        d = os.path.join(bdir, "accept-" + pkg)
+        os.makedirs(d)
+        with open(os.path.join(d, pkg + "Config.cmake"), "w") as f:
+            f.write('include("%s/%sConfig.cmake")\n' % (real[pkg], pkg))
+        with open(os.path.join(d, pkg + "ConfigVersion.cmake"), "w") as f:
+            f.write('include("%s/%sConfigVersion.cmake")\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n'
+                    'set(PACKAGE_VERSION_EXACT FALSE)\nset(PACKAGE_VERSION_UNSUITABLE FALSE)\n'
+                    'message(STATUS "%s: accepting version ${PACKAGE_VERSION} for %s (perf/kokkos_side_by_side.py)")\n'
+                    % (real[pkg], pkg, pkg, version))
+        real[pkg] = d
+    config_dir = real["Kokkos"]
     log = os.path.join(bdir, "compiles.log")
-    subs = {"package": package, "root": config_dir}
-    cmd = ["cmake", "-S", os.path.join(args.checkouts, prog["src"]), "-B", os.path.join(bdir, "build"), "-G", "Ninja",
+    subs = {"package": package, "root": config_dir, "in_tree": in_tree, "cli11": real["CLI11"]}
+    cmd = [args.cmake, "-S", os.path.join(args.checkouts, prog["src"]), "-B", os.path.join(bdir, "build"), "-G", "Ninja",
            "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER=" + args.cxx, "-DKokkos_DIR=" + config_dir,
            "-DCMAKE_CXX_COMPILER_LAUNCHER=%s;%s;--launch;%s" % (sys.executable, os.path.abspath(__file__), log)]
     cmd += [c.format(**subs) for c in prog["cmake"]]
-    for step in (cmd, ["cmake", "--build", os.path.join(bdir, "build"), "-j", "1"]):
+    for step in (cmd, [args.cmake, "--build", os.path.join(bdir, "build"), "-j", "1"]):
         r = subprocess.run(step, capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit("%s (%s): %s failed:\n%s" % (prog["name"], side, step[:2], (r.stdout + r.stderr)[-3000:]))
@@ -120,26 +182,43 @@ def build(prog, side, config_dir, args, work):
             exe = os.path.join(root, prog["exe"])
     if not exe:
         sys.exit("%s (%s): no executable %s" % (prog["name"], side, prog["exe"]))
-    secs, peak = 0.0, 0
+    secs, cpu, peak = 0.0, 0.0, 0
     with open(log) as f:
         for line in f:
-            s, k, _ = line.split(" ", 2)
+            s, c, k, _ = line.split(" ", 3)
             secs += float(s)
+            cpu += float(c)
             peak = max(peak, int(k))
-    return exe, secs, peak / 1024.0
+    return exe, secs, peak / 1024.0, cpu
 
 
-def run(prog, exe, env):
-    r = subprocess.run([exe] + prog["args"], capture_output=True, text=True, env=env)
+def run(prog, exe, env, checkouts):
+    src = os.path.join(checkouts, prog["src"])
+    # in the build folder: some programs write their own output files into the current folder
+    t0 = time.perf_counter()
+    r = subprocess.run([exe] + [a.format(src=src) for a in prog["args"]], capture_output=True, text=True, env=env,
+                       cwd=os.path.dirname(exe))
+    wall = time.perf_counter() - t0
     out = r.stdout + r.stderr
     if r.returncode != 0 or (prog["fail"] and re.search(prog["fail"], out)):
         sys.exit("%s failed (exit %d):\n%s" % (exe, r.returncode, out[-3000:]))
-    times = [float(x) for x in re.findall(prog["time"], out, re.M)]
+    times = [float(x) for x in re.findall(prog["time"], out, re.M)] if prog["time"] else [wall]
     if not times:
         sys.exit("%s: no time found in its output:\n%s" % (exe, out[-2000:]))
     t = sum(times) if prog.get("time_sum") else times[-1]
-    answer = re.findall(prog["answer"], out)[-1] if prog["answer"] else "validated"
+    found = re.findall(prog["answer"], out) if prog["answer"] else ["validated"]
+    if not found:
+        sys.exit("%s: no answer found in its output:\n%s" % (exe, out[-2000:]))
+    answer = " ".join(found) if prog.get("answer_all") else found[-1]
     return t, answer
+
+
+def same_answer(prog, a, b):
+    if "answer_tol" not in prog or not prog["answer"]:
+        return a == b
+    # a difference from the reference in percent: both near zero, or equal to the tolerance
+    x, y = float(a), float(b)
+    return abs(x - y) <= prog["answer_tol"] * max(1.0, abs(x), abs(y))
 
 
 def loadavg():
@@ -156,6 +235,7 @@ def main():
     ap.add_argument("--checkouts", required=True)
     ap.add_argument("--work", default=None, help="build folder (default: a temporary one, removed)")
     ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--cmake", default="cmake", help="the cmake to build with (gray-scott needs 3.28 or later)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--json")
@@ -171,7 +251,7 @@ def main():
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), OMP_PROC_BIND="spread", OMP_PLACES="threads")
     results = []
     print("%-22s %8s %-14s %10s %10s | %9s %9s %6s | %8s %8s %6s | load" %
-          ("program", "ratio", "spread", "weft s", "kokkos s", "cc weft", "cc kokkos", "ratio", "MiB weft",
+          ("program", "ratio", "spread", "weft s", "kokkos s", "cpu weft", "cpu kokkos", "ratio", "MiB weft",
            "MiB kokkos", "ratio"))
     for name in names:
         prog = dict(PROGRAMS[name], name=name)
@@ -180,8 +260,8 @@ def main():
         ratios, tw, tk = [], [], []
         for r in range(args.rounds):
             order = ["weft", "kokkos"] if r % 2 == 0 else ["kokkos", "weft"]
-            got = {side: run(prog, built[side][0], env) for side in order}
-            if got["weft"][1] != got["kokkos"][1]:
+            got = {side: run(prog, built[side][0], env, args.checkouts) for side in order}
+            if not same_answer(prog, got["weft"][1], got["kokkos"][1]):
                 sys.exit("%s: the answers differ: Weft %s, Kokkos %s" % (name, got["weft"][1], got["kokkos"][1]))
             tw.append(got["weft"][0])
             tk.append(got["kokkos"][0])
@@ -190,11 +270,12 @@ def main():
         row = {
             "program": name, "ratio_median": statistics.median(ratios), "ratio_min": min(ratios),
             "ratio_max": max(ratios), "weft_s": statistics.median(tw), "kokkos_s": statistics.median(tk),
-            "compile_s": {s: built[s][1] for s in sides}, "compile_peak_mib": {s: built[s][2] for s in sides},
+            "compile_s": {s: built[s][1] for s in sides}, "compile_cpu_s": {s: built[s][3] for s in sides},
+            "compile_peak_mib": {s: built[s][2] for s in sides},
             "answer": got["weft"][1], "load": [load0, load1], "rounds": args.rounds, "threads": args.threads,
         }
         results.append(row)
-        cw, ck = row["compile_s"]["weft"], row["compile_s"]["kokkos"]
+        cw, ck = row["compile_cpu_s"]["weft"], row["compile_cpu_s"]["kokkos"]
         mw, mk = row["compile_peak_mib"]["weft"], row["compile_peak_mib"]["kokkos"]
         print("%-22s %7.3fx %-14s %10.4g %10.4g | %8.1fs %8.1fs %5.2fx | %8.0f %8.0f %5.2fx | %.1f-%.1f" %
               (name, row["ratio_median"], "%.3f..%.3f" % (row["ratio_min"], row["ratio_max"]), row["weft_s"],
