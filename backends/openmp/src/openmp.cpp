@@ -33,30 +33,6 @@ void openmp_print_configuration(std::ostream& os) {
 }
 }  // namespace
 
-void openmp_parallel(int nthreads, void (*share)(void*, int, int), void* f) {
-  if (nthreads <= 1 || t_in_host_parallel) {
-    HostParallelScope scope;
-    share(f, 0, 1);
-    return;
-  }
-  HostRegion region;
-#pragma omp parallel num_threads(nthreads)
-  {
-    HostParallelScope scope(omp_get_thread_num());
-    HostRegion* const saved = t_host_region;
-    t_host_region = &region;
-    try {
-      share(f, omp_get_thread_num(), omp_get_num_threads());
-    } catch (const HostRegionAborted&) {
-      // another thread failed while this one waited for it
-    } catch (...) {
-      region.fail(std::current_exception());
-    }
-    t_host_region = saved;
-  }
-  if (region.error) std::rethrow_exception(region.error);
-}
-
 void register_backend_openmp() {
   BackendEntry e;
   e.name = "OpenMP";

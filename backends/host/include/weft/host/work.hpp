@@ -68,9 +68,11 @@ WEFT_HOST_FORCEINLINE void static_schedule(I begin, I end, I chunk, int tid, int
     b = begin + static_cast<I>(tid) * chunk;
     e = end - b < chunk ? end : b + chunk;
   }
-  // the distance between one thread's chunks, n * chunk (saturated: a larger one than the range ends the loop)
-  const I stride = chunk > std::numeric_limits<I>::max() / static_cast<I>(n) ? std::numeric_limits<I>::max()
-                                                                             : static_cast<I>(n) * chunk;
+  // the distance between one thread's chunks, n * chunk (saturated: a larger one than the range ends the loop);
+  // no division on the unchunked path
+  const I stride = chunk <= 0                                                  ? I(0)
+                   : chunk > std::numeric_limits<I>::max() / static_cast<I>(n) ? std::numeric_limits<I>::max()
+                                                                               : static_cast<I>(n) * chunk;
   while (b < end) {
     for (I i = b; i < e; ++i) item(i);
     if (chunk <= 0 || end - b <= stride) break;

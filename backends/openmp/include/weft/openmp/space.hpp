@@ -5,8 +5,6 @@
 
 #include <omp.h>
 
-#include <type_traits>
-
 #include <weft/host/execution.hpp>
 #include <weft/host/region.hpp>
 
@@ -33,24 +31,40 @@ class OpenMP : public impl::HostExecution<OpenMP> {
 namespace impl {
 template <class E>
 struct HostThreading;
-/// Runs share(f, tid, n) on each of nthreads threads of one `omp parallel` region, or inline in the calling
-/// thread (tid 0 of 1) for one thread or a dispatch nested inside a kernel; a functor's exception is caught on its
-/// thread and rethrown in the caller (weft/host/region.hpp). Compiled once, in the library
-/// (backends/openmp/src/openmp.cpp): a kernel's own code is only its loop (`share`), not a region of its own.
-void openmp_parallel(int nthreads, void (*share)(void*, int, int), void* f);
-
-/// How the host engine runs a parallel region on OpenMP: one `omp parallel` per dispatch (openmp_parallel).
+/// How the host engine runs a parallel region on OpenMP: one `omp parallel` per dispatch; a dispatch
+/// nested inside a kernel runs inline in the calling thread. A functor's exception is caught on its thread and
+/// rethrown in the caller (weft/host/region.hpp).
 template <>
 struct HostThreading<OpenMP> {
-  /// One thread's share of a region: the kernel's loop, compiled once.
+  /// One thread's share of a region: out of line, so that the inline path (one thread, or nested) and the
+  /// `omp parallel` region call one copy of the kernel's loop instead of compiling it twice.
   template <class F>
-  static void share(void* f, int tid, int n) {
-    (*static_cast<F*>(f))(tid, n);
+  [[gnu::noinline]] static void share(F& f, int tid, int n) {
+    f(tid, n);
   }
   template <class F>
   static void parallel(int nthreads, F&& f) {
-    using G = std::remove_reference_t<F>;
-    openmp_parallel(nthreads, &share<G>, const_cast<void*>(static_cast<const void*>(&f)));
+    if (nthreads <= 1 || t_in_host_parallel) {
+      HostParallelScope scope;
+      share(f, 0, 1);
+      return;
+    }
+    HostRegion region;
+#pragma omp parallel num_threads(nthreads)
+    {
+      HostParallelScope scope(omp_get_thread_num());
+      HostRegion* const saved = t_host_region;
+      t_host_region = &region;
+      try {
+        share(f, omp_get_thread_num(), omp_get_num_threads());
+      } catch (const HostRegionAborted&) {
+        // another thread failed while this one waited for it
+      } catch (...) {
+        region.fail(std::current_exception());
+      }
+      t_host_region = saved;
+    }
+    if (region.error) std::rethrow_exception(region.error);
   }
   /// All n threads of the region meet; a thread that failed never arrives, so the others leave when they see
   /// the region failed (HostRegionAborted) instead of waiting for it.
