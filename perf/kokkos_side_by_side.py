@@ -31,7 +31,7 @@ import sys
 import time
 
 TUTORIAL_TIME = r"time\( *([0-9.eE+-]+) s \)"
-TUTORIAL_ANSWER = r"Computed result for \d+ x \d+ is ([0-9.eE+-]+)"
+TUTORIAL_ANSWER = r"Computed result for [0-9 x]+ is ([0-9.eE+-]+)"
 
 
 def babelstream(n):
