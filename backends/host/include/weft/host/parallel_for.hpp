@@ -17,10 +17,10 @@ inline constexpr bool is_static_range_v<RangePolicy<P...>> =
     std::is_same_v<typename RangePolicy<P...>::schedule_type, Schedule<Static>>;
 
 /// What the threads of a static RangePolicy dispatch over a small functor (up to 112 bytes) read: the range and a
-/// copy of the functor side by side, in the object HostThreading hands them (one 64-byte line for a functor of up to
-/// 48 bytes, a lambda over one View). Behind a closure that points at the dispatch, which points at the policy and at
-/// the caller's functor, a thread's first loads were four dependent reads of lines the calling thread had just
-/// written, each a transfer from its core. The copy is made as a kernel's copies are (inside a host-parallel
+/// copy of the functor and the chunk size side by side, in the object HostThreading hands them (one 64-byte line for a
+/// functor of up to 40 bytes, a lambda over one View). Behind a closure that points at the dispatch, which points at
+/// the policy and at the caller's functor, a thread's first loads were four dependent reads of lines the calling thread
+/// had just written, each a transfer from its core. The copy is made as a kernel's copies are (inside a host-parallel
 /// scope): its Views do not count.
 inline constexpr std::size_t host_packed_functor_max = 112;
 template <class F, class I, class Tag>
