@@ -1,6 +1,7 @@
 // TeamPolicy: league/team sizes, member API, scratch (levels 0/1, per team and per thread, at and over
 // the limit), nested TeamThreadRange / ThreadVectorRange / TeamVectorRange patterns and single().
 #include <cstdint>
+#include <vector>
 
 #include "test_common.hpp"
 
@@ -459,4 +460,82 @@ TEST_CASE_TEMPLATE("LaunchBounds: teams, AUTO, ranges and reductions stay within
   }
 }
 
+}  // namespace
+
+namespace {
+TEST_CASE_TEMPLATE("a static league is dealt in contiguous shares; a dynamic one in chunks, each rank once", E,
+                   WEFT_TEST_HOST_SPACES) {
+  // Static (the default): each team takes one contiguous run of league ranks, as Kokkos's host backends deal them
+  // (a row per rank then streams through memory); the owner changes at most teams - 1 times along the league.
+  const int league = 103;
+  std::vector<int> owner(league, -1);
+  weft::parallel_for("static league", weft::TeamPolicy<E>(league, 1),
+                     [&](const typename weft::TeamPolicy<E>::member_type& m) {
+                       owner[m.league_rank()] = E::impl_hardware_thread_id();
+                     });
+  int changes = 0;
+  for (int l = 0; l < league; ++l) {
+    REQUIRE(owner[l] >= 0);
+    if (l > 0 && owner[l] != owner[l - 1]) ++changes;
+  }
+  CHECK(changes <= E().concurrency() - 1);
+  // Dynamic, chunks of 3 league ranks, team sizes 1 and every thread: each rank runs once on each team thread.
+  for (int ts : {1, max_team(E())}) {
+    INFO("team size " << ts);
+    weft::View<int**, weft::HostSpace> seen("seen", league, ts);
+    weft::parallel_for("dynamic league",
+                       weft::TeamPolicy<E, weft::Schedule<weft::Dynamic>>(league, ts).set_chunk_size(3),
+                       [&](const typename weft::TeamPolicy<E, weft::Schedule<weft::Dynamic>>::member_type& m) {
+                         weft::atomic_add(&seen(m.league_rank(), m.team_rank()), 1);
+                         m.team_barrier();  // a team's threads stay together on each rank they took
+                       });
+    int wrong = 0;
+    for (int l = 0; l < league; ++l)
+      for (int t = 0; t < ts; ++t) wrong += seen(l, t) != 1;
+    CHECK(wrong == 0);
+  }
+}
+
+/// A functor whose Views the kernel reports on: does the copy the kernel calls hold a reference?
+template <class E>
+struct ReportsTracking {
+  weft::View<double*, E> v;
+  weft::View<int*, weft::HostSpace> counted;
+  void operator()(int i) const { counted(i) = v.impl_track().holds_reference() ? 1 : 0; }
+  void operator()(int i, int& sum) const {
+    const auto copy = v;  // a View copied inside the kernel from the functor's own
+    sum += (v.impl_track().holds_reference() || copy.impl_track().holds_reference()) ? 1 : 0;
+    (void)i;
+  }
+  void operator()(int i, int& sum, bool final) const {
+    sum += v.impl_track().holds_reference() ? 1 : 0;
+    if (final) counted(i) = sum;
+  }
+};
+
+TEST_CASE_TEMPLATE("the kernel calls a copy of the functor whose Views hold no references, as Kokkos's", E,
+                   WEFT_TEST_HOST_SPACES) {
+  const int n = 1000;
+  ReportsTracking<E> f{weft::View<double*, E>("tracked", 4), weft::View<int*, weft::HostSpace>("counted", n)};
+  REQUIRE(f.v.impl_track().holds_reference());
+  REQUIRE(f.v.use_count() == 1);
+  // the general path (a dynamic schedule), the packed path (static, a small functor), a reduction, a scan
+  weft::parallel_for(weft::RangePolicy<E, weft::Schedule<weft::Dynamic>>(0, n), f);
+  int counted = 0;
+  for (int i = 0; i < n; ++i) counted += f.counted(i);
+  CHECK(counted == 0);
+  weft::parallel_for(weft::RangePolicy<E>(0, n), f);
+  counted = 0;
+  for (int i = 0; i < n; ++i) counted += f.counted(i);
+  CHECK(counted == 0);
+  int sum = -1;
+  weft::parallel_reduce(weft::RangePolicy<E>(0, n), f, sum);
+  CHECK(sum == 0);
+  sum = -1;
+  weft::parallel_scan(weft::RangePolicy<E>(0, n), f, sum);
+  CHECK(sum == 0);
+  // the caller's functor still holds its reference, and nothing was left counted
+  CHECK(f.v.impl_track().holds_reference());
+  CHECK(f.v.use_count() == 1);
+}
 }  // namespace

@@ -383,7 +383,8 @@ class TeamPolicy {
     chunk_ = c;
     return *this;
   }
-  /// League ranks a team takes at a time: what set_chunk_size gave, else 1 (Weft's teams take them one by one).
+  /// League ranks a team takes at a time under Schedule<Dynamic>: what set_chunk_size gave, else 1 (a static
+  /// schedule gives each team one contiguous share of the league).
   int chunk_size() const { return chunk_ > 0 ? chunk_ : 1; }
   std::size_t team_scratch_size(int level) const { return team_scratch_[level]; }
   /// Raises weft::Error naming the kernel when a level's request exceeds the backend's maximum.

@@ -267,6 +267,8 @@ class ViewTracker {
     return reinterpret_cast<SharedAllocationRecord*>(bits_ & ~std::uintptr_t(1));
   }
   int use_count() const { return record() ? __atomic_load_n(&record()->count, __ATOMIC_RELAXED) : 0; }
+  /// Whether this handle counts in its record (a copy made inside a kernel, or an untracked() one, does not).
+  bool holds_reference() const { return bits_ && !(bits_ & 1u); }
   /// A copy that does not hold a reference (for unmanaged views of managed memory).
   WEFT_INLINE_FUNCTION ViewTracker untracked() const {
     ViewTracker t;
@@ -288,7 +290,9 @@ class ViewTracker {
 #if WEFT_IMPL_DEVICE_PASS
     bits_ |= bits_ ? 1u : 0u;  // device copies never count
 #else
-    if (bits_ && !(bits_ & 1u)) {
+    // One test on the path of a copy made from a kernel's (uncounted) copy, as Kokkos's tracker makes; an empty
+    // handle (0) is told apart only on the counting path.
+    if (!(bits_ & 1u) && bits_) {
       if (t_in_host_parallel)
         bits_ |= 1u;
       else
@@ -299,9 +303,9 @@ class ViewTracker {
   WEFT_INLINE_FUNCTION void release() {
 #if !WEFT_IMPL_DEVICE_PASS
 #if WEFT_IMPL_HOST_RUN_DEVICE_CODE
-    if (bits_ && !(bits_ & 1u) && !t_in_device_kernel) {
+    if (!(bits_ & 1u) && bits_ && !t_in_device_kernel) {
 #else
-    if (bits_ && !(bits_ & 1u)) {
+    if (!(bits_ & 1u) && bits_) {
 #endif
       SharedAllocationRecord* r = record();
       if (__atomic_sub_fetch(&r->count, 1, __ATOMIC_ACQ_REL) == 0) r->destroy(r);

@@ -37,14 +37,17 @@ template <class F, class Policy, class E>
 requires HostEngineSpace<E>
 class ParallelFor<F, Policy, E> {
  public:
-  ParallelFor(std::string_view label, const F& f, const Policy& p) : label_(label), f_(f), work_(label, p) {}
+  // Either path, chosen at compile time: a kernel's loop is compiled once.
+  static constexpr bool packed =
+      is_static_range_v<Policy> && sizeof(F) <= host_packed_functor_max && std::is_copy_constructible_v<F>;
+
+  ParallelFor(std::string_view label, const F& f, const Policy& p)
+      : label_(label), f_(make_functor(f)), work_(label, p) {}
 
   void execute() const {
     using Tag = typename Policy::work_tag;
     host_dispatch(label_, [this] {
-      // Either path, chosen at compile time: a kernel's loop is compiled once.
-      if constexpr (is_static_range_v<Policy> && sizeof(F) <= host_packed_functor_max &&
-                    std::is_copy_constructible_v<F>) {
+      if constexpr (packed) {
         using I = typename Policy::index_type;
         const HostPackedRange<F, I, Tag> run = [this] {
           HostParallelScope as_in_a_kernel;
@@ -61,8 +64,16 @@ class ParallelFor<F, Policy, E> {
   }
 
  private:
+  // the packed path copies the functor beside the range itself; the general one calls the dispatch's copy
+  static decltype(auto) make_functor(const F& f) {
+    if constexpr (packed)
+      return (f);
+    else
+      return host_kernel_functor(f);
+  }
+
   std::string_view label_;
-  const F& f_;
+  std::conditional_t<packed, const F&, host_kernel_functor_t<F>> f_;
   HostWork<Policy> work_;  // owns the policy
 };
 

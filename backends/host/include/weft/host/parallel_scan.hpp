@@ -13,7 +13,7 @@ requires HostEngineSpace<E>
 class ParallelScan<F, Adaptor, Policy, E> {
  public:
   ParallelScan(std::string_view label, const F& f, const Adaptor& a, const Policy& p)
-      : label_(label), f_(f), a_(a), work_(label, p) {}
+      : label_(label), f_(host_kernel_functor(f)), a_(a), work_(label, p) {}
 
   void execute() const {
     host_dispatch(label_, [this] { run(); });
@@ -50,7 +50,7 @@ class ParallelScan<F, Adaptor, Policy, E> {
   }
 
   std::string_view label_;
-  const F& f_;
+  host_kernel_functor_t<F> f_;
   Adaptor a_;
   HostWork<Policy> work_;  // owns the policy
 };

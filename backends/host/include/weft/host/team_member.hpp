@@ -28,6 +28,7 @@ struct HostTeamShared {  // placed at 64-byte aligned offsets by HostWork
   char* scratch[2];
   std::size_t team_scratch[2];
   std::size_t thread_scratch[2];
+  std::int64_t next_league;  // Schedule<Dynamic>: the league ranks the team took last (first of the chunk)
 };
 
 /// Its members run on host threads only. They are WEFT_INLINE_FUNCTION (host and device in a CUDA or HIP build) so

@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include <weft/host/region.hpp>
@@ -87,6 +88,23 @@ I host_chunk(std::int64_t c) {
   return static_cast<std::uint64_t>(c) > static_cast<std::uint64_t>(std::numeric_limits<I>::max())
              ? std::numeric_limits<I>::max()
              : static_cast<I>(c);
+}
+
+/// How a host dispatch holds the functor its threads call: a copy made as a kernel's copies are (inside a
+/// host-parallel scope), as Kokkos's dispatches copy the functor with tracking off. Its Views hold no references,
+/// so a View the kernel copies from it (a struct of Views copied in each iteration) copies the bits and skips the
+/// thread-local test a counted View's copy makes. A functor that cannot be copied is called through the caller's
+/// reference. The dispatch runs before the caller's call returns, while the caller's functor keeps the Views alive.
+template <class F>
+using host_kernel_functor_t = std::conditional_t<std::is_copy_constructible_v<F>, const F, const F&>;
+template <class F>
+decltype(auto) host_kernel_functor(const F& f) {
+  if constexpr (std::is_copy_constructible_v<F>) {
+    HostParallelScope as_in_a_kernel;
+    return F(f);
+  } else {
+    return (f);
+  }
 }
 
 template <class Policy>
@@ -243,11 +261,34 @@ class HostWork<TeamPolicy<P...>> {
     if (g >= groups) return;
     auto* shared = reinterpret_cast<HostTeamShared*>(mem_ + g * block_);
     const std::int64_t league = p_.league_size();
-    for (std::int64_t l = g; l < league; l += groups) {
-      if (host_region_failed()) return;  // another thread threw: the dispatch is over (teammates leave their barrier)
+    const auto one = [&](std::int64_t l) {
       const Member m(shared, l, league, tid % ts_, ts_);
       item(m);
       m.team_barrier();  // the next league rank reuses the scratch
+    };
+    if constexpr (std::is_same_v<typename Policy::schedule_type, Schedule<Dynamic>>) {
+      // chunks of league ranks taken in turn; a team's threads agree on each through its shared state
+      const std::int64_t c = p_.chunk_size();
+      while (true) {
+        if (tid % ts_ == 0) shared->next_league = __atomic_fetch_add(&next_, c, __ATOMIC_RELAXED);
+        if (ts_ > 1) host_team_barrier_wait(&shared->barrier, ts_);
+        const std::int64_t b = shared->next_league;
+        if (ts_ > 1) host_team_barrier_wait(&shared->barrier, ts_);  // all have read it
+        if (b >= league) return;
+        for (std::int64_t l = b; l < league && l < b + c; ++l) {
+          if (host_region_failed()) return;
+          one(l);
+        }
+      }
+    } else {
+      // static: each team one contiguous share of the league, as Kokkos's host backends deal it (consecutive ranks
+      // usually touch consecutive memory: the hardware prefetchers follow one stream per thread)
+      std::int64_t b, e;
+      static_share<std::int64_t>(0, league, g, groups, b, e);
+      for (std::int64_t l = b; l < e; ++l) {
+        if (host_region_failed()) return;  // another thread threw: the dispatch is over (teammates leave their barrier)
+        one(l);
+      }
     }
   }
 
@@ -258,6 +299,7 @@ class HostWork<TeamPolicy<P...>> {
   std::size_t scratch_[2] = {0, 0};
   std::size_t block_ = 0;
   char* mem_ = nullptr;
+  mutable std::int64_t next_ = 0;  // Schedule<Dynamic>: the first league rank not yet taken
 };
 
 }  // namespace weft::impl
