@@ -13,6 +13,9 @@ ratio with its spread (min..max over rounds), the absolute medians, the build's 
 time, user + system, summed over the program's files: less sensitive to a loaded machine than wall time, which
 the JSON keeps too) and peak compiler memory on each side, and the machine's load before and after.
 
+A program that does not build, run, print its figures or agree gets a FAILED row (its error on stderr, and in the
+JSON); the others still run, and the script exits non-zero naming the failed ones.
+
 The checkouts and the Kokkos install live outside the repository (brought onto the machine by hand, see
 DEVELOPERS.md); this script never copies anything from them.
 
@@ -113,6 +116,10 @@ PROGRAMS = {
 }
 
 
+class ProgramFailed(Exception):
+    """A program that did not build, run, print its figures or agree: its row says so and the others still run."""
+
+
 def launcher(argv):
     """Runs one compile (argv after '--launch LOG'), appending 'seconds peak_kib output' to LOG."""
     log, cmd = argv[0], argv[1:]
@@ -195,13 +202,14 @@ def build(prog, side, config_dir, args, work):
     for step in (cmd, [args.cmake, "--build", os.path.join(bdir, "build"), "-j", "1"]):
         r = subprocess.run(step, capture_output=True, text=True)
         if r.returncode != 0:
-            sys.exit("%s (%s): %s failed:\n%s" % (prog["name"], side, step[:2], (r.stdout + r.stderr)[-3000:]))
+            raise ProgramFailed("%s (%s): %s failed:\n%s" %
+                                (prog["name"], side, step[:2], (r.stdout + r.stderr)[-3000:]))
     exe = None
     for root, _, files in os.walk(os.path.join(bdir, "build")):
         if prog["exe"] in files:
             exe = os.path.join(root, prog["exe"])
     if not exe:
-        sys.exit("%s (%s): no executable %s" % (prog["name"], side, prog["exe"]))
+        raise ProgramFailed("%s (%s): no executable %s" % (prog["name"], side, prog["exe"]))
     secs, cpu, peak = 0.0, 0.0, 0
     with open(log) as f:
         for line in f:
@@ -221,14 +229,14 @@ def run(prog, exe, env, checkouts):
     wall = time.perf_counter() - t0
     out = r.stdout + r.stderr
     if r.returncode != 0 or (prog["fail"] and re.search(prog["fail"], out)):
-        sys.exit("%s failed (exit %d):\n%s" % (exe, r.returncode, out[-3000:]))
+        raise ProgramFailed("%s failed (exit %d):\n%s" % (exe, r.returncode, out[-3000:]))
     times = [float(x) for x in re.findall(prog["time"], out, re.M)] if prog["time"] else [wall]
     if not times:
-        sys.exit("%s: no time found in its output:\n%s" % (exe, out[-2000:]))
+        raise ProgramFailed("%s: no time found in its output:\n%s" % (exe, out[-2000:]))
     t = sum(times) if prog.get("time_sum") else times[-1]
     found = re.findall(prog["answer"], out) if prog["answer"] else ["validated"]
     if not found:
-        sys.exit("%s: no answer found in its output:\n%s" % (exe, out[-2000:]))
+        raise ProgramFailed("%s: no answer found in its output:\n%s" % (exe, out[-2000:]))
     answer = " ".join(found) if prog.get("answer_all") else found[-1]
     return t, answer
 
@@ -273,19 +281,28 @@ def main():
     print("%-22s %8s %-14s %10s %10s | %9s %9s %6s | %8s %8s %6s | load" %
           ("program", "ratio", "spread", "weft s", "kokkos s", "cpu weft", "cpu kokkos", "ratio", "MiB weft",
            "MiB kokkos", "ratio"))
+    failed = []
     for name in names:
         prog = dict(PROGRAMS[name], name=name)
-        built = {side: build(prog, side, d, args, work) for side, d in sides.items()}
-        load0 = loadavg()
-        ratios, tw, tk = [], [], []
-        for r in range(args.rounds):
-            order = ["weft", "kokkos"] if r % 2 == 0 else ["kokkos", "weft"]
-            got = {side: run(prog, built[side][0], env, args.checkouts) for side in order}
-            if not same_answer(prog, got["weft"][1], got["kokkos"][1]):
-                sys.exit("%s: the answers differ: Weft %s, Kokkos %s" % (name, got["weft"][1], got["kokkos"][1]))
-            tw.append(got["weft"][0])
-            tk.append(got["kokkos"][0])
-            ratios.append(got["weft"][0] / got["kokkos"][0])
+        try:
+            built = {side: build(prog, side, d, args, work) for side, d in sides.items()}
+            load0 = loadavg()
+            ratios, tw, tk = [], [], []
+            for r in range(args.rounds):
+                order = ["weft", "kokkos"] if r % 2 == 0 else ["kokkos", "weft"]
+                got = {side: run(prog, built[side][0], env, args.checkouts) for side in order}
+                if not same_answer(prog, got["weft"][1], got["kokkos"][1]):
+                    raise ProgramFailed("%s: the answers differ: Weft %s, Kokkos %s" %
+                                        (name, got["weft"][1], got["kokkos"][1]))
+                tw.append(got["weft"][0])
+                tk.append(got["kokkos"][0])
+                ratios.append(got["weft"][0] / got["kokkos"][0])
+        except ProgramFailed as e:
+            print("%-22s FAILED: %s" % (name, str(e).splitlines()[0]), flush=True)
+            print(str(e), file=sys.stderr, flush=True)
+            failed.append(name)
+            results.append({"program": name, "failed": str(e)[-3000:]})
+            continue
         load1 = loadavg()
         row = {
             "program": name, "ratio_median": statistics.median(ratios), "ratio_min": min(ratios),
@@ -303,8 +320,13 @@ def main():
         if args.json:  # after each program: a later program's failure keeps the rows measured before it
             with open(args.json, "w") as f:
                 json.dump(results, f, indent=1)
+    if args.json and failed:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
+    if failed:
+        sys.exit("failed: " + " ".join(failed))
 
 
 if __name__ == "__main__":
