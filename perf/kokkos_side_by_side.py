@@ -282,6 +282,12 @@ def main():
           ("program", "ratio", "spread", "weft s", "kokkos s", "cpu weft", "cpu kokkos", "ratio", "MiB weft",
            "MiB kokkos", "ratio"))
     failed = []
+
+    def save():  # after each program: a later program's failure keeps the rows measured before it
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(results, f, indent=1)
+
     for name in names:
         prog = dict(PROGRAMS[name], name=name)
         try:
@@ -302,6 +308,7 @@ def main():
             print(str(e), file=sys.stderr, flush=True)
             failed.append(name)
             results.append({"program": name, "failed": str(e)[-3000:]})
+            save()
             continue
         load1 = loadavg()
         row = {
@@ -317,12 +324,7 @@ def main():
         print("%-22s %7.3fx %-14s %10.4g %10.4g | %8.1fs %8.1fs %5.2fx | %8.0f %8.0f %5.2fx | %.1f-%.1f" %
               (name, row["ratio_median"], "%.3f..%.3f" % (row["ratio_min"], row["ratio_max"]), row["weft_s"],
                row["kokkos_s"], cw, ck, cw / ck, mw, mk, mw / mk, load0, load1), flush=True)
-        if args.json:  # after each program: a later program's failure keeps the rows measured before it
-            with open(args.json, "w") as f:
-                json.dump(results, f, indent=1)
-    if args.json and failed:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+        save()
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     if failed:
