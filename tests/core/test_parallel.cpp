@@ -235,6 +235,11 @@ void check_mdrange(const std::int64_t (&lo)[N], const std::int64_t (&hi)[N], con
   weft::parallel_for("md_right", PR(lo, hi, tile), body);
   weft::parallel_for("md_left", PL(lo, hi, tile), body);
   weft::parallel_for("md_default_tiles", weft::MDRangePolicy<E, weft::Rank<N>>(lo, hi), body);
+  // tiles in one order, points within a tile in the other (each thread counts its tiles on from its first)
+  using PRL = weft::MDRangePolicy<E, weft::Rank<N, weft::Iterate::Right, weft::Iterate::Left>>;
+  using PLR = weft::MDRangePolicy<E, weft::Rank<N, weft::Iterate::Left, weft::Iterate::Right>>;
+  weft::parallel_for("md_right_left", PRL(lo, hi, tile), body);
+  weft::parallel_for("md_left_right", PLR(lo, hi, tile), body);
   std::size_t wrong = 0;
   auto h = weft_test::on_host(hits);
   for (std::size_t f = 0; f < total; ++f) {
@@ -245,7 +250,7 @@ void check_mdrange(const std::int64_t (&lo)[N], const std::int64_t (&hi)[N], con
       rem /= ext[k];
       inside = inside && i >= lo[k];
     }
-    wrong += h(f) != (inside ? 3 : 0);
+    wrong += h(f) != (inside ? 5 : 0);
   }
   CHECK(wrong == 0);
 }
@@ -282,6 +287,22 @@ TEST_CASE_TEMPLATE("MDRange iteration order: Right makes the last index fastest"
       [&](int i, int j) { order(i, j) = counter++; });
   CHECK(order(1, 0) == 1);
   CHECK(order(0, 1) == n);
+  // Tiles of 1 x 2, visited in the outer direction: Left walks dimension 0's tiles first, Right dimension 1's.
+  counter = 0;
+  weft::parallel_for(
+      weft::MDRangePolicy<E, weft::Rank<2, weft::Iterate::Left, weft::Iterate::Right>>({0, 0}, {n, m}, {1, 2}),
+      [&](int i, int j) { order(i, j) = counter++; });
+  CHECK(order(0, 1) == 1);
+  CHECK(order(1, 0) == 2);
+  CHECK(order(0, 2) == 2 * n);
+  CHECK(order(n - 1, m - 1) == n * m - 1);
+  counter = 0;
+  weft::parallel_for(
+      weft::MDRangePolicy<E, weft::Rank<2, weft::Iterate::Right, weft::Iterate::Right>>({0, 0}, {n, m}, {1, 2}),
+      [&](int i, int j) { order(i, j) = counter++; });
+  CHECK(order(0, 2) == 2);
+  CHECK(order(1, 0) == m);
+  CHECK(order(n - 1, m - 1) == n * m - 1);
 }
 
 template <class E>

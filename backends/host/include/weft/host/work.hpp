@@ -154,7 +154,9 @@ class HostWork<MDRangePolicy<P...>> {
   static constexpr int N = Policy::rank;
 
  public:
-  HostWork(std::string_view, const Policy& p) : p_(p) {}
+  HostWork(std::string_view, const Policy& p) : p_(p) {
+    for (int k = 0; k < N; ++k) tiles_in_[k] = p.tiles_in(k);
+  }
   int threads() const { return p_.space().impl_thread_count(); }
 
   template <class Item>
@@ -162,29 +164,45 @@ class HostWork<MDRangePolicy<P...>> {
     const std::int64_t tiles = p_.num_tiles();
     const std::int64_t q = tiles / n, r = tiles % n;
     const std::int64_t b = tid * q + (tid < r ? tid : r);
-    const std::int64_t e = b + q + (tid < r ? 1 : 0);
-    for (std::int64_t t = b; t < e; ++t) run_tile(t, item);
+    std::int64_t left = q + (tid < r ? 1 : 0);
+    if (left <= 0) return;
+    // The tiles of this thread's contiguous share in order: the first placed once (a division per dimension), each
+    // next one by counting on, as an odometer. Placing every tile by division kept the tile loop's state live across
+    // the kernel's inner loop, and g++ spilled the kernel's row offsets instead (gray-scott cpu_base: 105 instructions
+    // and 30 stack accesses per point before, 77 and 7 now; 0.61 -> 0.44 s).
+    std::int64_t c[N];
+    {
+      std::int64_t t = b;
+      auto place = [&](int k) {
+        const std::int64_t nt = tiles_in_[k];
+        c[k] = t % nt;
+        t /= nt;
+      };
+      if constexpr (Policy::tiles_right)
+        for (int k = N - 1; k >= 0; --k) place(k);
+      else
+        for (int k = 0; k < N; ++k) place(k);
+    }
+    for (;;) {
+      I lo[N], hi[N];
+      for (int k = 0; k < N; ++k) {
+        const std::int64_t l = p_.lower(k) + c[k] * p_.tile(k);
+        const std::int64_t h = l + p_.tile(k);
+        lo[k] = static_cast<I>(l);
+        hi[k] = static_cast<I>(h < p_.upper(k) ? h : p_.upper(k));
+      }
+      I idx[N];
+      nest<0>(lo, hi, idx, item);
+      if (--left == 0) return;
+      for (int i = 0; i < N; ++i) {
+        const int k = Policy::tiles_right ? N - 1 - i : i;
+        if (++c[k] < tiles_in_[k] || i == N - 1) break;
+        c[k] = 0;
+      }
+    }
   }
 
  private:
-  template <class Item>
-  WEFT_HOST_FORCEINLINE void run_tile(std::int64_t t, const Item& item) const {
-    I lo[N], hi[N];
-    auto place = [&](int k) {
-      const std::int64_t nt = p_.tiles_in(k);
-      const std::int64_t c = t % nt;
-      t /= nt;
-      const std::int64_t l = p_.lower(k) + c * p_.tile(k);
-      lo[k] = static_cast<I>(l);
-      hi[k] = static_cast<I>(l + p_.tile(k) < p_.upper(k) ? l + p_.tile(k) : p_.upper(k));
-    };
-    if constexpr (Policy::tiles_right)
-      for (int k = N - 1; k >= 0; --k) place(k);
-    else
-      for (int k = 0; k < N; ++k) place(k);
-    I idx[N];
-    nest<0>(lo, hi, idx, item);
-  }
   template <int L, class Item>
   WEFT_HOST_FORCEINLINE static void nest(const I* lo, const I* hi, I* idx, const Item& item) {
     constexpr int d = Policy::iterate_right ? L : N - 1 - L;
@@ -205,6 +223,7 @@ class HostWork<MDRangePolicy<P...>> {
     item(idx[K]...);
   }
   const Policy p_;  // owned: a dispatch holds its work, never a reference into a sibling member
+  std::int64_t tiles_in_[N];
 };
 
 // ---- TeamPolicy ------------------------------------------------------------------------------------
