@@ -420,6 +420,31 @@ TEST_CASE_TEMPLATE("reference counting: copies count, kernel copies do not, the 
   weft::View<double*, E> none;
   CHECK_FALSE(none.is_allocated());
   CHECK(none.use_count() == 0);
+  // An empty handle is marked as not counting (so a copy or a release tests one flag bit, as Kokkos's does): an empty
+  // View, a moved-from one and their copies hold nothing, and assigning an empty View releases the old reference.
+  CHECK_FALSE(none.impl_track().holds_reference());
+  CHECK_FALSE(a.impl_track().holds_reference());
+  CHECK(moved.impl_track().holds_reference());
+  weft::View<double*, E> reassigned = moved;
+  CHECK(moved.use_count() == 2);
+  reassigned = none;
+  CHECK(moved.use_count() == 1);
+  CHECK_FALSE(reassigned.is_allocated());
+  CHECK_FALSE(reassigned.impl_track().holds_reference());
+  reassigned = std::move(moved);
+  CHECK(reassigned.use_count() == 1);
+  CHECK_FALSE(moved.impl_track().holds_reference());
+  weft::View<int*, E> empty_inside("empty_inside", 100);
+  weft::parallel_for(weft::RangePolicy<E>(0, 100), [=](int i) {
+    auto copy = none;
+    auto from_moved = a;
+    empty_inside(i) = (copy.is_allocated() ? 1 : 0) + (from_moved.is_allocated() ? 2 : 0) +
+                      (copy.impl_track().holds_reference() ? 4 : 0);
+  });
+  int nonzero = 0;
+  for (int i = 0; i < 100; ++i) nonzero += empty_inside(i) != 0;
+  CHECK(nonzero == 0);
+  CHECK(reassigned.use_count() == 1);
 }
 
 TEST_CASE_TEMPLATE("unmanaged views wrap user memory", E, WEFT_TEST_HOST_SPACES) {

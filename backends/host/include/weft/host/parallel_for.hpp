@@ -49,11 +49,9 @@ class ParallelFor<F, Policy, E> {
     host_dispatch(label_, [this] {
       if constexpr (packed) {
         using I = typename Policy::index_type;
-        const HostPackedRange<F, I, Tag> run = [this] {
-          HostParallelScope as_in_a_kernel;
-          return HostPackedRange<F, I, Tag>{work_.policy().begin(), work_.policy().end(), f_,
-                                            host_chunk<I>(work_.policy().chunk_size())};
-        }();
+        // the functor copied into place as the general path's copy is made (host_kernel_functor's prvalue)
+        const HostPackedRange<F, I, Tag> run{work_.policy().begin(), work_.policy().end(), host_kernel_functor(f_),
+                                             host_chunk<I>(work_.policy().chunk_size())};
         HostThreading<E>::parallel(work_.threads(), run);
       } else {
         HostThreading<E>::parallel(work_.threads(), [this](int tid, int n) {
