@@ -447,6 +447,20 @@ TEST_CASE_TEMPLATE("reference counting: copies count, kernel copies do not, the 
   CHECK(reassigned.use_count() == 1);
 }
 
+TEST_CASE_TEMPLATE("rank-0 Views convert to LayoutStride and back (a rank-0 stride map stores nothing)", E,
+                   WEFT_TEST_HOST_SPACES) {
+  weft::View<double, E> scalar("scalar");
+  scalar() = 2.5;
+  weft::View<double, weft::LayoutStride, E> strided = scalar;  // DynRankView's rank-0 subviews take this path
+  CHECK(strided() == 2.5);
+  CHECK(strided.data() == scalar.data());
+  CHECK(scalar.use_count() == 2);
+  weft::View<const double, weft::LayoutRight, E> back = strided;
+  CHECK(back() == 2.5);
+  CHECK(weft::subview(weft::View<double**, weft::LayoutStride, E>(scalar.data(), weft::LayoutStride(1, 1, 1, 1)), 0,
+                      0)() == 2.5);
+}
+
 TEST_CASE_TEMPLATE("unmanaged views wrap user memory", E, WEFT_TEST_HOST_SPACES) {
   std::vector<double> mem(12);
   std::iota(mem.begin(), mem.end(), 0.0);

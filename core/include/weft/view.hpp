@@ -585,9 +585,9 @@ struct ViewMap : MapDynamicExtents<D>, MapStrides<stored_strides<Layout, D + int
     ViewMap v;
     if constexpr (D > 0)
       for (int k = 0; k < D; ++k) v.dext[k] = m.ext[k];
-    if constexpr (!right && !left) {
+    if constexpr (!right && !left && R > 0) {  // a rank-0 LayoutStride map stores no stride
       for (int k = 0; k < R; ++k) v.dstr[k] = m.stride(k);
-    } else if constexpr (R >= 2) {
+    } else if constexpr ((right || left) && R >= 2) {
       v.dstr[0] = m.stride(right ? R - 2 : 1);
     }
     return v;
