@@ -3,15 +3,19 @@
 // collectives with CUDA's semantics; reports divergent barriers, shuffles outside their mask and
 // deadlocks with the kernel label, block and thread.
 #include <omp.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/context/fiber.hpp>
-#include <boost/context/pooled_fixedsize_stack.hpp>
+#include <boost/context/stack_context.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <string>
@@ -24,6 +28,67 @@
 #include <weft/spaces.hpp>
 #include "memory_model.hpp"
 
+// How an emulated thread's fiber is switched. On x86-64 ELF, Weft's own switch: it saves and restores the six
+// callee-saved registers and the stack pointer, nothing else. Boost.Context's jump also saves and restores the
+// SSE and x87 control words (stmxcsr/ldmxcsr, fnstcw/fldcw); those serialise the pipeline and were 77 % of the
+// switch's time and a third of a team kernel's (a block reduction switches at every warp shuffle). No kernel
+// changes the rounding mode, and CUDA device code cannot. Elsewhere (or with WEFT_EMU_BOOST_FIBERS defined),
+// Boost.Context.
+#if defined(__x86_64__) && defined(__ELF__) && !defined(WEFT_EMU_BOOST_FIBERS)
+#define WEFT_EMU_OWN_SWITCH 1
+extern "C" {
+/// Saves the callee-saved registers on the running stack, stores its stack pointer in *save, and continues the
+/// context whose stack pointer is `to` (one weft_emu_swap suspended, or a frame run_block made). It leaves by
+/// an indirect jump, not `ret`: a return to another context's address would miss the CPU's return-address
+/// predictor and leave it out of step for the returns that follow.
+void weft_emu_swap(void** save, void* to);
+/// Where a new fiber starts: calls r13(r12), which never returns.
+void weft_emu_fiber_start();
+}
+asm(R"(
+  .text
+  .p2align 4
+  .globl weft_emu_swap
+  .hidden weft_emu_swap
+  .type weft_emu_swap, @function
+weft_emu_swap:
+  .cfi_startproc
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  popq %rcx
+  jmpq *%rcx
+  .cfi_endproc
+  .size weft_emu_swap, .-weft_emu_swap
+
+  .p2align 4
+  .globl weft_emu_fiber_start
+  .hidden weft_emu_fiber_start
+  .type weft_emu_fiber_start, @function
+weft_emu_fiber_start:
+  .cfi_startproc
+  .cfi_undefined rip
+  movq %r12, %rdi
+  callq *%r13
+  ud2
+  .cfi_endproc
+  .size weft_emu_fiber_start, .-weft_emu_fiber_start
+)");
+#else
+#define WEFT_EMU_OWN_SWITCH 0
+#endif
+
 namespace weft::impl::emu {
 namespace ctx = boost::context;
 
@@ -32,8 +97,12 @@ namespace {
 enum class State { runnable, at_barrier, at_warp, done };
 
 struct Thread {
+#if WEFT_EMU_OWN_SWITCH
+  void* sp = nullptr;  // the fiber's stack pointer while it is suspended
+#else
   ctx::fiber fiber;
   ctx::fiber scheduler;  // where a yield returns to
+#endif
   ThreadContext context;
   State state = State::runnable;
   WarpOp op = WarpOp::sync;
@@ -74,6 +143,10 @@ struct BlockState {
   std::vector<std::uint8_t> in_flight;  // bytes an asynchronous copy will write
   std::uint32_t epoch = 1;
   std::vector<std::uint16_t> warp_epoch;
+  // Kept as the threads change state, so that the scheduler need not scan them after every round: threads
+  // that exited, that wait at the block barrier, and per warp, lanes that wait in a warp collective.
+  int done = 0, at_barrier = 0;
+  std::vector<std::uint16_t> warp_waiting;
   model::Counts* counts = nullptr;  // the memory model's figures for this block (null: the model is off)
   const model::Views* views = nullptr;
 };
@@ -95,9 +168,28 @@ thread_local BlockState* t_block = nullptr;
   abort_with(msg.c_str());
 }
 
+/// Where the scheduler of this worker's block waits while a fiber runs (Weft's own switch).
+thread_local void* t_scheduler_sp = nullptr;
+
 void yield() {
   Thread* self = t_fiber;
+#if WEFT_EMU_OWN_SWITCH
+  // Straight to the next thread of this round that can run (one switch per thread per round, not two through
+  // the scheduler); the round's last thread goes back to the scheduler. The threads' states change only in the
+  // scheduler, between rounds, or by the thread itself before it yields, so this visits the threads the
+  // scheduler's loop would, in the same order.
+  const BlockState& b = *t_block;
+  for (Thread *n = self + 1, *end = const_cast<Thread*>(b.threads.data() + b.threads.size()); n < end; ++n)
+    if (n->state == State::runnable) {
+      t_fiber = n;
+      t_thread = &n->context;
+      weft_emu_swap(&self->sp, n->sp);
+      return;  // resumed: whoever resumed this thread set t_fiber and t_thread
+    }
+  weft_emu_swap(&self->sp, t_scheduler_sp);
+#else
   self->scheduler = std::move(self->scheduler).resume();
+#endif
   // Resumed by the scheduler, which has set the thread context again.
 }
 
@@ -205,6 +297,7 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
     }
     for (int l = 0; l < 32; ++l)
       if (mask & (1u << l)) b.threads[warp_begin + l].state = State::runnable;
+    b.warp_waiting[warp_begin / 32] -= static_cast<std::uint16_t>(__builtin_popcount(mask));
     ++b.warp_epoch[warp_begin / 32];
     flush_warp(b, warp_begin, warp_end);
     released = true;
@@ -212,9 +305,154 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
   return released;
 }
 
-void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixedsize_stack& stacks) {
+/// The fibers' stacks of one worker thread, kept from launch to launch (a block's thread i always runs on slot
+/// i): one mapping of equal slots, each with a guard page below it, so that a kernel overflowing its stack stops
+/// on a fault instead of writing over its neighbour's. Slots are 17 pages apart and each top is moved down by a
+/// further 256 bytes per slot (mod 16), so that neighbouring fibers' hot top bytes do not all fall in the same
+/// cache sets, as slots a power of two apart would.
+class StackArena {
+ public:
+  static constexpr std::size_t page = 4096;
+  static constexpr std::size_t stride = 17 * page;             // one guard page + 64 KiB
+  static constexpr std::size_t usable = 64 * 1024 - 16 * 256;  // below the lowest top
+
+  StackArena() = default;
+  StackArena(const StackArena&) = delete;
+  StackArena& operator=(const StackArena&) = delete;
+  ~StackArena() {
+    if (base_) munmap(base_, slots_ * stride);
+  }
+  /// Room for n fibers (called between blocks, when none is alive).
+  void reserve(std::size_t n) {
+    if (n <= slots_) return;
+    if (base_) munmap(base_, slots_ * stride);
+    base_ = nullptr;
+    slots_ = 0;
+    void* p = mmap(nullptr, n * stride, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw Error("GpuEmu: cannot map " + std::to_string(n * stride) + " bytes for fiber stacks");
+    base_ = static_cast<char*>(p);
+    slots_ = n;
+    for (std::size_t i = 0; i < n; ++i) mprotect(base_ + i * stride, page, PROT_NONE);
+  }
+  /// The top of slot i (16-byte aligned; the stack grows down from it).
+  char* top(std::size_t i) const { return base_ + (i + 1) * stride - 256 * (i % 16); }
+  /// Whether p lies in a slot's guard page (or within a page below the mapping's end of a slot's stack).
+  bool guards(const void* p) const {
+    const char* c = static_cast<const char*>(p);
+    return base_ && c >= base_ && c < base_ + slots_ * stride && std::size_t(c - base_) % stride < page;
+  }
+
+ private:
+  char* base_ = nullptr;
+  std::size_t slots_ = 0;
+};
+
+thread_local StackArena* t_arena = nullptr;
+struct sigaction g_previous_segv;
+
+/// A kernel that overflows its emulated thread's stack faults on the slot's guard page: stop naming the kernel,
+/// block and thread, as for the emulator's other device faults, instead of a bare segmentation fault. A fault
+/// elsewhere goes to the handler that was there before (the default: the usual crash).
+void on_segv(int sig, siginfo_t* info, void* uc) {
+  if (t_arena && t_arena->guards(info->si_addr) && t_block && t_fiber) {
+    const auto& c = t_fiber->context;
+    char msg[512];
+    const int n =
+        std::snprintf(msg, sizeof msg,
+                      "weft: GpuEmu: kernel \"%s\" block (%u,%u,%u) thread (%u,%u,%u): the thread overflowed its "
+                      "stack (%zu KiB per emulated thread): deep recursion or large local arrays in "
+                      "device code\n",
+                      t_block->label, c.block_idx.x, c.block_idx.y, c.block_idx.z, c.thread_idx.x, c.thread_idx.y,
+                      c.thread_idx.z, StackArena::usable / 1024);
+    if (n > 0) (void)!write(2, msg, std::min<std::size_t>(std::size_t(n), sizeof msg - 1));
+    std::abort();
+  }
+  if (g_previous_segv.sa_flags & SA_SIGINFO) {
+    if (g_previous_segv.sa_sigaction) return g_previous_segv.sa_sigaction(sig, info, uc);
+  } else if (g_previous_segv.sa_handler != SIG_DFL && g_previous_segv.sa_handler != SIG_IGN) {
+    return g_previous_segv.sa_handler(sig);
+  }
+  sigaction(SIGSEGV, &g_previous_segv, nullptr);  // the fault happens again on return, under the default
+}
+
+StackArena& worker_stacks() {
+  static thread_local StackArena a;
+  if (!t_arena) {
+    // The handler runs on a stack of its own: the faulting one is exhausted.
+    static std::once_flag installed;
+    std::call_once(installed, [] {
+      struct sigaction sa {};
+      sa.sa_sigaction = &on_segv;
+      sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+      sigemptyset(&sa.sa_mask);
+      sigaction(SIGSEGV, &sa, &g_previous_segv);
+    });
+    stack_t alt{};
+    if (sigaltstack(nullptr, &alt) == 0 && (alt.ss_flags & SS_DISABLE)) {  // keep one the program set
+      alt = stack_t{};
+      alt.ss_size = 64 * 1024;
+      alt.ss_sp = mmap(nullptr, alt.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (alt.ss_sp != MAP_FAILED) sigaltstack(&alt, nullptr);  // kept for the thread's life
+    }
+    t_arena = &a;
+  }
+  return a;
+}
+
+/// A fiber's life up to its end: the kernel's body, then the checks a GPU thread's exit implies.
+void fiber_body(Thread* tp, KernelBody body, const void* arg) {
+  try {
+    body(arg);
+  } catch (const std::exception& e) {  // a GPU kernel cannot throw: stop, naming the kernel, block and thread
+    fail(t_block, tp, std::string("the kernel threw an exception, which device code cannot: ") + e.what());
+  } catch (...) {
+    fail(t_block, tp, "the kernel threw an exception (not a std::exception), which device code cannot");
+  }
+  if (!tp->copies.empty())
+    fail(t_block, tp,
+         "the thread exits with " + std::to_string(tp->copies.size()) +
+             " asynchronous copies (gpu::copy_async) in flight: wait for them (gpu::async_wait) first");
+  tp->state = State::done;
+  ++t_block->done;
+}
+
+#if WEFT_EMU_OWN_SWITCH
+struct FiberLaunch {
+  KernelBody body;
+  const void* arg;
+};
+thread_local FiberLaunch t_launch;
+/// Where weft_emu_fiber_start calls a new fiber: its last switch goes back to the scheduler, which never
+/// resumes it (its slot is the next block's thread's).
+[[noreturn]] void fiber_entry(Thread* tp) {
+  fiber_body(tp, t_launch.body, t_launch.arg);
+  yield();
+  __builtin_unreachable();
+}
+#else
+/// Boost.Context's stack allocator interface over slot i of a worker's arena.
+struct ArenaStacks {
+  StackArena* arena;
+  std::size_t slot;
+  ctx::stack_context allocate() {
+    ctx::stack_context sc;
+    sc.sp = arena->top(slot);
+    sc.size = StackArena::usable;
+    return sc;
+  }
+  void deallocate(ctx::stack_context&) noexcept {}
+};
+#endif
+
+void run_block(BlockState& b, KernelBody body, const void* arg) {
+  StackArena& arena = worker_stacks();
+  arena.reserve(b.threads.size());
   t_block = &b;
-  for (auto& t : b.threads) {
+#if WEFT_EMU_OWN_SWITCH
+  t_launch = {body, arg};
+#endif
+  for (std::size_t i = 0; i < b.threads.size(); ++i) {
+    Thread& t = b.threads[i];
     Thread* tp = &t;
     t.state = State::runnable;
     t.copies.clear();
@@ -222,67 +460,73 @@ void run_block(BlockState& b, KernelBody body, const void* arg, ctx::pooled_fixe
     t.global_accesses.clear();
     t.shared_accesses.clear();
     t.site_counts.clear();
-    t.fiber = ctx::fiber(std::allocator_arg, stacks, [tp, body, arg](ctx::fiber&& s) {
+#if WEFT_EMU_OWN_SWITCH
+    // The frame weft_emu_swap pops: r15, r14, r13 (the entry), r12 (its argument), rbx, rbp, then the return
+    // address; placed so that the entry's call finds the stack 16-byte aligned, as the ABI wants.
+    auto** frame = reinterpret_cast<void**>(arena.top(i) - 72);
+    frame[0] = nullptr;
+    frame[1] = nullptr;
+    frame[2] = reinterpret_cast<void*>(&fiber_entry);
+    frame[3] = tp;
+    frame[4] = nullptr;
+    frame[5] = nullptr;
+    frame[6] = reinterpret_cast<void*>(&weft_emu_fiber_start);
+    t.sp = frame;
+#else
+    t.fiber = ctx::fiber(std::allocator_arg, ArenaStacks{&arena, i}, [tp, body, arg](ctx::fiber&& s) {
       tp->scheduler = std::move(s);
-      try {
-        body(arg);
-      } catch (const std::exception& e) {  // a GPU kernel cannot throw: stop, naming the kernel, block and thread
-        fail(t_block, tp, std::string("the kernel threw an exception, which device code cannot: ") + e.what());
-      } catch (...) {
-        fail(t_block, tp, "the kernel threw an exception (not a std::exception), which device code cannot");
-      }
-      if (!tp->copies.empty())
-        fail(t_block, tp,
-             "the thread exits with " + std::to_string(tp->copies.size()) +
-                 " asynchronous copies (gpu::copy_async) in flight: wait for them (gpu::async_wait) first");
-      tp->state = State::done;
+      fiber_body(tp, body, arg);
       return std::move(tp->scheduler);
     });
+#endif
   }
   const int n = static_cast<int>(b.threads.size());
+  b.done = 0;
+  b.at_barrier = 0;
+  b.warp_waiting.assign((b.threads.size() + 31) / 32, 0);
   while (true) {
     bool progressed = false;
     for (auto& t : b.threads) {
       if (t.state != State::runnable) continue;
       t_fiber = &t;
       t_thread = &t.context;
-      t.fiber = std::move(t.fiber).resume();
       progressed = true;
+#if WEFT_EMU_OWN_SWITCH
+      weft_emu_swap(&t_scheduler_sp, t.sp);  // the round's threads hand on to each other (yield)
+      break;
+#else
+      t.fiber = std::move(t.fiber).resume();
+#endif
     }
     t_thread = nullptr;
     t_fiber = nullptr;
-    int done = 0, at_barrier = 0;
-    const Thread* exited = nullptr;
-    const Thread* waiting = nullptr;
-    for (const auto& t : b.threads) {
-      if (t.state == State::done) {
-        ++done;
-        exited = &t;
-      }
-      if (t.state == State::at_barrier) {
-        ++at_barrier;
-        waiting = &t;
-      }
-    }
-    if (done == n) {
+    if (b.done == n) {
       flush_block(b);
       break;
     }
     bool released = false;
-    for (int w = 0; w < n; w += 32) released |= complete_warp_ops(b, w, std::min(n, w + 32));
-    if (at_barrier > 0 && at_barrier + done == n) {
-      if (done > 0)
+    for (int w = 0; w < n; w += 32)
+      if (b.warp_waiting[w / 32] > 0) released |= complete_warp_ops(b, w, std::min(n, w + 32));
+    if (b.at_barrier > 0 && b.at_barrier + b.done == n) {
+      if (b.done > 0) {
+        const Thread* exited = nullptr;
+        const Thread* waiting = nullptr;
+        for (const auto& t : b.threads) (t.state == State::done ? exited : waiting) = &t;
         fail(&b, waiting,
              "sync_block() (__syncthreads) not reached by every thread of the block: thread (" +
                  std::to_string(exited->context.thread_idx.x) + "," + std::to_string(exited->context.thread_idx.y) +
                  "," + std::to_string(exited->context.thread_idx.z) + ") exited without reaching it");
+      }
       for (auto& t : b.threads) t.state = State::runnable;
+      b.at_barrier = 0;
       ++b.epoch;
       flush_block(b);
       released = true;
     }
     if (!progressed && !released) {
-      const Thread* stuck = waiting;
+      const Thread* stuck = nullptr;
+      for (const auto& t : b.threads)
+        if (t.state == State::at_barrier) stuck = &t;
       for (const auto& t : b.threads)
         if (t.state == State::at_warp) stuck = &t;
       fail(&b, stuck,
@@ -313,6 +557,7 @@ Settings read_settings() {
 void sync_block() {
   if (!t_fiber) report("sync_block() called outside a kernel");
   t_fiber->state = State::at_barrier;
+  ++t_block->at_barrier;
   yield();
 }
 
@@ -320,6 +565,7 @@ std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value
   Thread* self = t_fiber;
   if (!self) report("a warp collective was called outside a kernel");
   self->state = State::at_warp;
+  ++t_block->warp_waiting[self->context.linear / 32];
   self->op = op;
   self->mask = mask;
   self->value = value;
@@ -511,7 +757,6 @@ void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, 
       DeviceKernelScope() { t_in_device_kernel = true; }
       ~DeviceKernelScope() { t_in_device_kernel = saved; }
     } in_device_code;
-    ctx::pooled_fixedsize_stack stacks(64 * 1024);
     BlockState b;
     b.label = label;
     b.threads.resize(nthreads);
@@ -541,7 +786,7 @@ void launch(const char* label, Dim3 grid, Dim3 block, std::size_t shared_bytes, 
             t.context =
                 ThreadContext{{x, y, z}, bi, block, grid, lin, &b, b.shared.data(), shared_bytes, modelled, touch};
           }
-      run_block(b, body, arg, stacks);
+      run_block(b, body, arg);
     }
     if (modelled) {
 #pragma omp critical(weft_emu_model)

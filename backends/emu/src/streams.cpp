@@ -8,6 +8,7 @@
 // stream, event and device synchronizations. B is ordered after A exactly when B's clock covers A's sequence
 // number, whatever order the emulator happened to run them in, so the checker's verdict does not depend on
 // the mode or on timing.
+#include <sys/mman.h>
 #include <unistd.h>
 #include <algorithm>
 #include <chrono>
@@ -258,6 +259,27 @@ void resolve_suspects(State& st, const Op& op) {
 
 }  // namespace
 
+// ---- memory ----------------------------------------------------------------------------------------------------
+
+namespace {
+/// The emulated device's memory, and the checker's buffers: 256-byte aligned, as cudaMalloc's; an allocation of
+/// 2 MiB or more is 2 MiB aligned and asks the kernel for huge pages (transparent huge pages in `madvise` mode,
+/// Debian's default), as a GPU's driver maps device memory in large pages. The emulator walks memory the way a
+/// warp's lanes would, one lane at a time: a View<double**> walked down its columns touches a new 4 KiB page at
+/// every access, and the TLB misses were a large part of GpuEmu's time on such kernels.
+constexpr std::size_t huge_page = std::size_t(2) << 20;
+void* emu_alloc(std::size_t bytes) {
+  if (bytes > (std::size_t(1) << 56)) return nullptr;  // beyond any machine (and size_round_up's range)
+  if (bytes < huge_page) return std::aligned_alloc(256, size_round_up(bytes, 256));
+  void* p = std::aligned_alloc(huge_page, size_round_up(bytes, huge_page));
+  if (p) (void)madvise(p, size_round_up(bytes, huge_page), MADV_HUGEPAGE);  // advice: ignored where unsupported
+  return p;
+}
+struct FreeDeleter {
+  void operator()(char* p) const { std::free(p); }
+};
+}  // namespace
+
 // ---- what a kernel touches (the checker) ---------------------------------------------------------------------
 
 /// One traced range of the running kernel: a bit map of the bytes its threads accessed (bit j of map[k]: byte
@@ -316,7 +338,7 @@ namespace {
 class BufferPool {
  public:
   struct Buffer {
-    std::unique_ptr<char[]> p;
+    std::unique_ptr<char, FreeDeleter> p;
     std::size_t bytes = 0;
   };
   Buffer take(std::size_t bytes) {
@@ -324,7 +346,11 @@ class BufferPool {
     std::size_t best = free_.size();
     for (std::size_t i = 0; i < free_.size(); ++i)
       if (free_[i].bytes >= bytes && (best == free_.size() || free_[i].bytes < free_[best].bytes)) best = i;
-    if (best == free_.size()) return {std::unique_ptr<char[]>(new char[bytes]), bytes};
+    if (best == free_.size()) {
+      char* q = static_cast<char*>(emu_alloc(bytes));
+      if (!q) throw std::bad_alloc();
+      return {std::unique_ptr<char, FreeDeleter>(q), bytes};
+    }
     Buffer b = std::move(free_[best]);
     free_.erase(free_.begin() + std::ptrdiff_t(best));
     return b;
@@ -889,7 +915,7 @@ Status malloc_device(void** p, std::size_t bytes) {
   State& st = state();
   std::size_t free_b = 0, total_b = 0;
   (void)mem_get_info(&free_b, &total_b);
-  void* q = bytes <= free_b && bytes <= max_bytes ? std::aligned_alloc(256, size_round_up(bytes, 256)) : nullptr;
+  void* q = bytes <= free_b && bytes <= max_bytes ? emu_alloc(bytes) : nullptr;
   std::lock_guard<std::mutex> g(st.m);
   if (!q) return fail_with(st, Status::memory_allocation, {});
   st.device_allocations[static_cast<const char*>(q)] = bytes;
@@ -914,7 +940,7 @@ Status free_device(void* p) {
 }
 Status malloc_host(void** p, std::size_t bytes) {
   if (bytes > max_bytes) return Status::memory_allocation;  // as the runtime: too large is out of memory
-  *p = std::aligned_alloc(256, size_round_up(bytes, 256));
+  *p = emu_alloc(bytes);
   return *p ? Status::success : Status::memory_allocation;
 }
 Status free_host(void* p) {
