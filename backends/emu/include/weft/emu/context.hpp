@@ -53,13 +53,20 @@ void async_wait(unsigned pending_groups);
 /// kernel, so that the return address of note_access (and of shared_access) is the kernel's call site: accesses
 /// from one site form the warp's requests, as one instruction of a GPU's warp does.
 void note_access(const void* p, std::size_t bytes);
-__attribute__((always_inline)) inline void model_access(const void* p, std::size_t bytes) {
-  if (t_thread && (t_thread->model || t_thread->touch)) note_access(p, bytes);
-}
-/// The stream-order checker (backends/emu/src/streams.cpp): the running kernel touched [p, p + bytes) of the
-/// Views it captured (note_access calls it for every element access through a View), or may touch every byte
-/// of the View [p, p + bytes) lies in (View::data(): a raw pointer reaches elements unseen).
 void touch_bytes(Touch* t, const void* p, std::size_t bytes);
+/// With the memory model off (the usual case), straight to the checker's marks: one call per access, not two.
+__attribute__((always_inline)) inline void model_access(const void* p, std::size_t bytes) {
+  if (ThreadContext* const t = t_thread) {
+    if (t->model) [[unlikely]]
+      note_access(p, bytes);
+    else if (t->touch)
+      touch_bytes(t->touch, p, bytes);
+  }
+}
+/// The stream-order checker (backends/emu/src/streams.cpp): touch_bytes (declared above): the running kernel
+/// touched [p, p + bytes) of the Views it captured (model_access calls it for every element access through a
+/// View); touch_view: it may touch every byte of the View [p, p + bytes) lies in (View::data(): a raw pointer
+/// reaches elements unseen).
 void touch_view(Touch* t, const void* p, std::size_t bytes);
 /// The Touch of the kernel the calling thread is about to run (launch gives it to every emulated thread).
 Touch* launching_touch();
