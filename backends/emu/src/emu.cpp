@@ -1,6 +1,6 @@
 // The SIMT emulator: runs a kernel's blocks on CPU threads, each block's threads as cooperatively
-// scheduled fibers (Boost.Context), with real per-block shared memory, block barriers and warp
-// collectives with CUDA's semantics; reports divergent barriers, shuffles outside their mask and
+// scheduled fibers (Weft's own switch on x86-64, Boost.Context elsewhere), with real per-block shared memory, block
+// barriers and warp collectives with CUDA's semantics; reports divergent barriers, shuffles outside their mask and
 // deadlocks with the kernel label, block and thread.
 #include <omp.h>
 #include <signal.h>
@@ -29,11 +29,10 @@
 #include "memory_model.hpp"
 
 // How an emulated thread's fiber is switched. On x86-64 ELF, Weft's own switch: it saves and restores the six
-// callee-saved registers and the stack pointer, nothing else. Boost.Context's jump also saves and restores the
-// SSE and x87 control words (stmxcsr/ldmxcsr, fnstcw/fldcw); those serialise the pipeline and were 77 % of the
-// switch's time and a third of a team kernel's (a block reduction switches at every warp shuffle). No kernel
-// changes the rounding mode, and CUDA device code cannot. Elsewhere (or with WEFT_EMU_BOOST_FIBERS defined),
-// Boost.Context.
+// callee-saved registers and the stack pointer, nothing else (no kernel changes the rounding mode, and CUDA
+// device code cannot). It lets a suspending thread continue the next thread of the round directly (yield), one
+// switch where Boost.Context's resume goes through the scheduler, two; on its own it measured as fast as Boost's.
+// Elsewhere (or with WEFT_EMU_BOOST_FIBERS defined), Boost.Context, through the scheduler.
 #if defined(__x86_64__) && defined(__ELF__) && !defined(WEFT_EMU_BOOST_FIBERS)
 #define WEFT_EMU_OWN_SWITCH 1
 extern "C" {
@@ -178,8 +177,8 @@ void yield() {
   // the scheduler); the round's last thread goes back to the scheduler. The threads' states change only in the
   // scheduler, between rounds, or by the thread itself before it yields, so this visits the threads the
   // scheduler's loop would, in the same order.
-  const BlockState& b = *t_block;
-  for (Thread *n = self + 1, *end = const_cast<Thread*>(b.threads.data() + b.threads.size()); n < end; ++n)
+  BlockState& b = *t_block;
+  for (Thread *n = self + 1, *end = b.threads.data() + b.threads.size(); n < end; ++n)
     if (n->state == State::runnable) {
       t_fiber = n;
       t_thread = &n->context;
@@ -308,8 +307,8 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
 /// The fibers' stacks of one worker thread, kept from launch to launch (a block's thread i always runs on slot
 /// i): one mapping of equal slots, each with a guard page below it, so that a kernel overflowing its stack stops
 /// on a fault instead of writing over its neighbour's. Slots are 17 pages apart and each top is moved down by a
-/// further 256 bytes per slot (mod 16), so that neighbouring fibers' hot top bytes do not all fall in the same
-/// cache sets, as slots a power of two apart would.
+/// further 256 bytes per slot (mod 16), so that neighbouring fibers' top bytes do not share cache sets as slots a
+/// power of two apart would (measured: no change on a team kernel; harmless, so kept).
 class StackArena {
  public:
   static constexpr std::size_t page = 4096;
@@ -336,7 +335,7 @@ class StackArena {
   }
   /// The top of slot i (16-byte aligned; the stack grows down from it).
   char* top(std::size_t i) const { return base_ + (i + 1) * stride - 256 * (i % 16); }
-  /// Whether p lies in a slot's guard page (or within a page below the mapping's end of a slot's stack).
+  /// Whether p lies in one of the slots' guard pages.
   bool guards(const void* p) const {
     const char* c = static_cast<const char*>(p);
     return base_ && c >= base_ && c < base_ + slots_ * stride && std::size_t(c - base_) % stride < page;
