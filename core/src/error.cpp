@@ -53,6 +53,17 @@ std::atomic<bool> g_kokkos_error_style{false};
 void set_kokkos_error_style(bool on) noexcept { g_kokkos_error_style.store(on, std::memory_order_relaxed); }
 bool kokkos_error_style() noexcept { return g_kokkos_error_style.load(std::memory_order_relaxed); }
 
+void throw_no_copy_mechanism(const std::string& dst_label, const std::string& src_label, const char* dst_space,
+                             const char* src_space) {
+  throw Error("Kokkos::deep_copy with no available copy mechanism: from source view (" + quote(src_label) +
+              ") to destination view (" + quote(dst_label) + "): no execution space reaches both the source's space (" +
+              src_space + ") and the destination's space (" + dst_space +
+              "), so as in Kokkos both must be contiguous; copy through a contiguous View "
+              "on the non-contiguous side (deep_copy the part into it where it lives), or build against <weft/...>, "
+              "whose deep_copy "
+              "stages such copies");
+}
+
 void throw_policy_error(const std::string& what) {
   if (kokkos_error_style()) {
     // The program names Kokkos::RangePolicy: so does the message.

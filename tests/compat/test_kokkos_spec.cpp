@@ -1060,7 +1060,10 @@ TEST_CASE_TEMPLATE("View(parent, args...) is the subview; BinSort's default cons
   CHECK(row.data() == a.data() + 3 * n1);
   const auto hr = weft_test::on_host(row);
   const auto hb = weft_test::on_host(block);
-  const auto hc = weft_test::on_host(col);
+  // Kokkos cannot mirror a strided device View in one deep_copy (ViewCopy_a): copy it to a contiguous one first.
+  Kokkos::View<double*, M> packed_col("packed_col", n0);
+  Kokkos::deep_copy(packed_col, col);
+  const auto hc = weft_test::on_host(packed_col);
   for (int j = 0; j < n1; ++j) CHECK(hr(j) == 30 + j);
   for (int i = 0; i < 3; ++i) CHECK(hb(i, 4) == 10 * (i + 1) + 4);
   for (int i = 0; i < n0; ++i) CHECK(hc(i) == 10 * i + 2);
@@ -1270,4 +1273,58 @@ TEST_CASE_TEMPLATE("Kokkos::StaticCrsGraph: Kokkos's names, unmanaged Views, mir
   CHECK(u.numRows() == 2);
   CHECK(u.rowConst(0)(1) == 7u);
   CHECK(u.rowConst(1).length == 1u);
+}
+
+TEST_CASE_TEMPLATE("deep_copy of strided Views between mutually unreachable spaces: refused as Kokkos, staged by weft",
+                   E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  using H = Kokkos::HostSpace;
+  Kokkos::View<double**, Kokkos::LayoutRight, M> a("dev_a", 6, 4);
+  Kokkos::View<double**, Kokkos::LayoutRight, H> h("host_h", 6, 4);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 4; ++j) h(i, j) = 1.5 * i - 0.25 * j + 7;
+  auto s = Kokkos::subview(a, Kokkos::ALL, 1);  // stride 4: not contiguous
+  auto hs = Kokkos::subview(h, Kokkos::ALL, 2);
+  CHECK(!s.span_is_contiguous());
+  constexpr bool unreachable = !Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace, M>::accessible &&
+                               !Kokkos::SpaceAccessibility<E, H>::accessible;
+  if constexpr (unreachable) {
+    // Kokkos's ViewCopy_a: each direction throws, naming both labels and both memory spaces.
+    for (int dir = 0; dir < 2; ++dir) {
+      std::string msg;
+      try {
+        if (dir == 0)
+          Kokkos::deep_copy(s, hs);
+        else
+          Kokkos::deep_copy(hs, s);
+      } catch (const std::exception& e) {
+        msg = e.what();
+      }
+      CHECK(msg.find("no available copy mechanism") != std::string::npos);
+      CHECK(msg.find("dev_a") != std::string::npos);
+      CHECK(msg.find("host_h") != std::string::npos);
+      CHECK(msg.find(M::name()) != std::string::npos);
+      CHECK(msg.find(H::name()) != std::string::npos);
+    }
+    // Both sides contiguous, layouts differ (Weft's host mirror of a LayoutStride View is LayoutRight, Kokkos's
+    // keeps the strides and copies bytes): staged, not refused.
+    Kokkos::View<double**, Kokkos::LayoutLeft, M> l("dev_l", 6, 4);
+    Kokkos::deep_copy(l, h);
+    Kokkos::View<double**, Kokkos::LayoutRight, H> lh("lh", 6, 4);
+    Kokkos::deep_copy(lh, l);
+    int differ = 0;
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 4; ++j) differ += lh(i, j) != h(i, j);
+    CHECK(differ == 0);
+    weft::impl::set_kokkos_error_style(false);  // a program written against <weft/...>: staged, not refused
+  }
+  Kokkos::deep_copy(s, hs);
+  Kokkos::View<double**, Kokkos::LayoutRight, H> back("back", 6, 4);
+  Kokkos::deep_copy(back, 0.0);
+  Kokkos::deep_copy(Kokkos::subview(back, Kokkos::ALL, 3), s);  // strided host destination from strided device source
+  weft::impl::set_kokkos_error_style(true);
+  int wrong = 0;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 4; ++j) wrong += back(i, j) != (j == 3 ? 1.5 * i - 0.5 + 7 : 0.0);
+  CHECK(wrong == 0);
 }

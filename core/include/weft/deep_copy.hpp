@@ -183,6 +183,10 @@ auto device_exec_for(const Exec& exec) {
     return typename M::execution_space();
 }
 
+/// Kokkos's refusal of a copy with a non-contiguous side between mutually unreachable spaces.
+[[noreturn]] void throw_no_copy_mechanism(const std::string& dst_label, const std::string& src_label,
+                                          const char* dst_space, const char* src_space);
+
 template <class Exec, class DV, class SV>
 void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   static_assert(DV::R == SV::R, "weft::deep_copy: the two views have different ranks");
@@ -219,6 +223,14 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
     if constexpr (!std::is_same_v<DM, SM>) {
       // Device memory on one side, not contiguous or of other layouts: packed LayoutRight copies on each side,
       // each filled by an element-wise copy where it lives, one byte copy between them on the device instance.
+      // Kokkos has no such copy where neither side's execution space reaches the other's memory: through the
+      // drop-in a copy with a non-contiguous side is refused, as Kokkos refuses it (its ViewCopy_a test pins the
+      // message down). Two contiguous sides of different layouts are still staged: Weft's host mirror of a
+      // LayoutStride View is LayoutRight where Kokkos's keeps the strides, so refusing them would refuse copies
+      // that work under Kokkos.
+      if constexpr (!accessible<exec_for_memory_t<DM>, SM>::value && !accessible<exec_for_memory_t<SM>, DM>::value)
+        if (kokkos_error_style() && !(dst.span_is_contiguous() && src.span_is_contiguous()))
+          throw_no_copy_mechanism(dst.label(), src.label(), DM::name(), SM::name());
       using SrcStage = View<typename DV::non_const_data_type, LayoutRight, SM>;
       using DstStage = View<typename DV::non_const_data_type, LayoutRight, DM>;
       LayoutRight shape;
