@@ -71,6 +71,57 @@ TEST_CASE("warp shuffles, ballots and votes follow CUDA semantics for full and p
   CHECK(wrong == 0);
 }
 
+// A value of three words, each different on every lane: a shuffle must move all three from the same lane.
+struct Words3 {
+  std::uint32_t a, b, c;
+};
+struct WideShuffleKernel {
+  weft::View<std::uint32_t***, weft::LayoutRight, Dev> out;  // (thread, op, word)
+  WEFT_DEVICE void operator()() const {
+    namespace g = weft::gpu;
+    const unsigned t = g::thread_rank() + g::block_idx().x * g::block_threads();
+    const unsigned lane = g::lane_id(), blk = g::block_idx().x;
+    const Words3 v{lane * 3u + 1u + blk * 100u, lane * 7u + 5u + blk * 1000u, ~(lane + blk * 64u)};
+    Words3 r[5];
+    r[0] = g::shfl(v, static_cast<int>((lane * 5 + 1) % 32));
+    r[1] = g::shfl_down(v, 3u);
+    r[2] = g::shfl_up(v, 1u, g::full_mask, 4);
+    r[3] = g::shfl_xor(v, 6, g::full_mask, 8);
+    r[4] = Words3{0, 0, 0};
+    if (lane >= 16) r[4] = g::shfl(v, 17, 0xffff0000u, 32);
+    for (int k = 0; k < 5; ++k) {
+      out(t, k, 0) = r[k].a;
+      out(t, k, 1) = r[k].b;
+      out(t, k, 2) = r[k].c;
+    }
+  }
+};
+
+TEST_CASE("a shuffle of a multi-word value moves every word from the same source lane") {
+  const unsigned blocks = 2, threads = 96;
+  WideShuffleKernel k{weft::View<std::uint32_t***, weft::LayoutRight, Dev>("out", blocks * threads, 5, 3)};
+  Shape s;
+  s.grid = {blocks, 1, 1};
+  s.block = {threads, 1, 1};
+  Vendor::launch(Dev(), "wide_shuffles", s, k);
+  auto h = to_host(k.out);
+  int wrong = 0;
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned i = 0; i < threads; ++i) {
+      const unsigned t = b * threads + i, lane = i % 32;
+      const unsigned src[5] = {(lane * 5 + 1) % 32, lane + 3 < 32 ? lane + 3 : lane,
+                               lane % 4 >= 1 ? lane - 1 : lane, (lane ^ 6) / 8 == lane / 8 ? lane ^ 6 : lane, 17};
+      for (int op = 0; op < 5; ++op) {
+        const unsigned l = src[op];
+        const bool zero = op == 4 && lane < 16;
+        wrong += h(t, op, 0) != (zero ? 0u : l * 3u + 1u + b * 100u);
+        wrong += h(t, op, 1) != (zero ? 0u : l * 7u + 5u + b * 1000u);
+        wrong += h(t, op, 2) != (zero ? 0u : ~(l + b * 64u));
+      }
+    }
+  CHECK(wrong == 0);
+}
+
 // ---- block primitives ---------------------------------------------------------------------------------------
 struct SumAdaptor {
   using value_type = std::int64_t;

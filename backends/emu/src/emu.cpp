@@ -110,6 +110,9 @@ struct Thread {
   int arg = 0;
   int width = 32;
   std::uint32_t result = 0;
+  int words = 1;  // a multi-word shuffle (warp_shuffle_words): its words in `in` and `out`, not value and result
+  const std::uint32_t* in = nullptr;
+  std::uint32_t* out = nullptr;
   struct AsyncCopy {
     char* dst;
     const char* src;
@@ -252,6 +255,7 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
       }
       if (o.mask != mask || o.op != t.op)
         fail(&b, &t, "lanes of one warp reached different collectives (or with different masks) together");
+      if (o.words != t.words) fail(&b, &t, "lanes of one warp shuffled values of different sizes together");
     }
     if (!ready) continue;
     for (int l = 0; l < 32; ++l) {
@@ -291,7 +295,11 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
                 std::snprintf(h, sizeof h, "%08x", mask);
                 return std::string(h);
               }() + " (the value would be undefined on a GPU)");
-        me.result = b.threads[warp_begin + src].value;
+        const Thread& from = b.threads[warp_begin + src];
+        if (me.words == 1)
+          me.result = from.value;
+        else
+          std::memcpy(me.out, from.in, sizeof(std::uint32_t) * static_cast<std::size_t>(me.words));
       }
     }
     for (int l = 0; l < 32; ++l)
@@ -570,8 +578,25 @@ std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value
   self->value = value;
   self->arg = arg;
   self->width = width;
+  self->words = 1;
   yield();
   return self->result;
+}
+
+void warp_shuffle_words(WarpOp op, std::uint32_t mask, const std::uint32_t* in, std::uint32_t* out, int words, int arg,
+                        int width) {
+  Thread* self = t_fiber;
+  if (!self) report("a warp shuffle was called outside a kernel");
+  self->state = State::at_warp;
+  ++t_block->warp_waiting[self->context.linear / 32];
+  self->op = op;
+  self->mask = mask;
+  self->arg = arg;
+  self->width = width;
+  self->words = words;
+  self->in = in;  // read by the other lanes at the rendezvous, while this one waits: its buffers stay alive
+  self->out = out;
+  yield();
 }
 
 void report(const char* what) { fail(t_block, t_fiber, what); }

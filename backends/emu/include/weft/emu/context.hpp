@@ -74,6 +74,11 @@ __attribute__((always_inline)) inline void data_access(const void* p, std::size_
   if (t_thread && t_thread->touch) touch_view(t_thread->touch, p, bytes);
 }
 std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value, int arg, int width);
+/// A shuffle of a value of `words` 32-bit words in one rendezvous of the warp's lanes: word k of each lane's `out`
+/// is what the one-word shuffle of word k of `in` would give it (the same source lane for every word, as the
+/// vendor paths' word-by-word shuffles with the same arguments). One suspension per lane instead of `words`.
+void warp_shuffle_words(WarpOp op, std::uint32_t mask, const std::uint32_t* in, std::uint32_t* out, int words, int arg,
+                        int width);
 [[noreturn]] void report(const char* what);
 
 using KernelBody = void (*)(const void*);

@@ -294,7 +294,19 @@ WEFT_DEVICE inline bool any(bool p, lane_mask_t mask = full_mask) { return ballo
 WEFT_DEVICE inline bool all(bool p, lane_mask_t mask = full_mask) { return ballot(p, mask) == (ballot(true, mask)); }
 
 /// Shuffles of any value movable as its bytes, one 32-bit word at a time (as CUDA does for 64-bit types).
-#define WEFT_IMPL_GPU_SHFL(NAME, WORD, ARG_T)                                                           \
+/// Under emulation a value of several words moves in one rendezvous (emu::warp_shuffle_words: each word from the
+/// same lane, as the word-by-word loop moves it), so that a lane is suspended once per shuffle, not once per word.
+#if WEFT_GPU_VENDOR_INTRINSICS
+#define WEFT_IMPL_GPU_SHFL_WORDS(WORD, OP, words, in, out, a, mask, width) \
+  for (int k = 0; k < words; ++k) out[k] = WORD(in[k], a, mask, width)
+#else
+#define WEFT_IMPL_GPU_SHFL_WORDS(WORD, OP, words, in, out, a, mask, width) \
+  if constexpr (words == 1)                                                \
+    out[0] = WORD(in[0], a, mask, width);                                  \
+  else                                                                     \
+    emu::warp_shuffle_words(emu::WarpOp::OP, mask, in, out, words, static_cast<int>(a), width)
+#endif
+#define WEFT_IMPL_GPU_SHFL(NAME, WORD, OP, ARG_T)                                                       \
   template <class T>                                                                                    \
   WEFT_DEVICE inline T NAME(const T& v, ARG_T a, lane_mask_t mask = full_mask, int width = warp_size) { \
     static_assert(movable_as_bytes_v<T>, "weft::gpu shuffles need a type movable as its bytes");        \
@@ -302,15 +314,16 @@ WEFT_DEVICE inline bool all(bool p, lane_mask_t mask = full_mask) { return ballo
     std::uint32_t in[words] = {};                                                                       \
     std::uint32_t out[words];                                                                           \
     __builtin_memcpy(in, static_cast<const void*>(&v), sizeof(T));                                      \
-    for (int k = 0; k < words; ++k) out[k] = WORD(in[k], a, mask, width);                               \
+    WEFT_IMPL_GPU_SHFL_WORDS(WORD, OP, words, in, out, a, mask, width);                                 \
     T r;                                                                                                \
     __builtin_memcpy(static_cast<void*>(&r), out, sizeof(T));                                           \
     return r;                                                                                           \
   }
-WEFT_IMPL_GPU_SHFL(shfl, shfl_word, int)
-WEFT_IMPL_GPU_SHFL(shfl_up, shfl_up_word, unsigned)
-WEFT_IMPL_GPU_SHFL(shfl_down, shfl_down_word, unsigned)
-WEFT_IMPL_GPU_SHFL(shfl_xor, shfl_xor_word, int)
+WEFT_IMPL_GPU_SHFL(shfl, shfl_word, shfl_idx, int)
+WEFT_IMPL_GPU_SHFL(shfl_up, shfl_up_word, shfl_up, unsigned)
+WEFT_IMPL_GPU_SHFL(shfl_down, shfl_down_word, shfl_down, unsigned)
+WEFT_IMPL_GPU_SHFL(shfl_xor, shfl_xor_word, shfl_xor, int)
 #undef WEFT_IMPL_GPU_SHFL
+#undef WEFT_IMPL_GPU_SHFL_WORDS
 
 }  // namespace weft::gpu
