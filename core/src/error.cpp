@@ -58,9 +58,8 @@ void throw_no_copy_mechanism(const std::string& dst_label, const std::string& sr
   throw Error("Kokkos::deep_copy with no available copy mechanism: from source view (" + quote(src_label) +
               ") to destination view (" + quote(dst_label) + "): no execution space reaches both the source's space (" +
               src_space + ") and the destination's space (" + dst_space +
-              "), so as in Kokkos both must be contiguous; copy through a contiguous View "
-              "on the non-contiguous side (deep_copy the part into it where it lives), or build against <weft/...>, "
-              "whose deep_copy "
+              "), so as in Kokkos both must be contiguous; copy through a contiguous View on the non-contiguous "
+              "side (deep_copy the part into it where it lives), or build against <weft/...>, whose deep_copy "
               "stages such copies");
 }
 

@@ -109,8 +109,8 @@ TEST_CASE("a shuffle of a multi-word value moves every word from the same source
   for (unsigned b = 0; b < blocks; ++b)
     for (unsigned i = 0; i < threads; ++i) {
       const unsigned t = b * threads + i, lane = i % 32;
-      const unsigned src[5] = {(lane * 5 + 1) % 32, lane + 3 < 32 ? lane + 3 : lane,
-                               lane % 4 >= 1 ? lane - 1 : lane, (lane ^ 6) / 8 == lane / 8 ? lane ^ 6 : lane, 17};
+      const unsigned src[5] = {(lane * 5 + 1) % 32, lane + 3 < 32 ? lane + 3 : lane, lane % 4 >= 1 ? lane - 1 : lane,
+                               (lane ^ 6) / 8 == lane / 8 ? lane ^ 6 : lane, 17};
       for (int op = 0; op < 5; ++op) {
         const unsigned l = src[op];
         const bool zero = op == 4 && lane < 16;

@@ -568,25 +568,14 @@ void sync_block() {
   yield();
 }
 
-std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value, int arg, int width) {
-  Thread* self = t_fiber;
-  if (!self) report("a warp collective was called outside a kernel");
-  self->state = State::at_warp;
-  ++t_block->warp_waiting[self->context.linear / 32];
-  self->op = op;
-  self->mask = mask;
-  self->value = value;
-  self->arg = arg;
-  self->width = width;
-  self->words = 1;
-  yield();
-  return self->result;
+namespace {
+/// The calling thread (whose operands the caller has set) waits at a warp collective until every lane of its mask
+/// has arrived and the scheduler has completed it.
+Thread* current_for_warp() {
+  if (!t_fiber) report("a warp collective was called outside a kernel");
+  return t_fiber;
 }
-
-void warp_shuffle_words(WarpOp op, std::uint32_t mask, const std::uint32_t* in, std::uint32_t* out, int words, int arg,
-                        int width) {
-  Thread* self = t_fiber;
-  if (!self) report("a warp shuffle was called outside a kernel");
+void wait_at_warp(Thread* self, WarpOp op, std::uint32_t mask, int arg, int width, int words) {
   self->state = State::at_warp;
   ++t_block->warp_waiting[self->context.linear / 32];
   self->op = op;
@@ -594,9 +583,23 @@ void warp_shuffle_words(WarpOp op, std::uint32_t mask, const std::uint32_t* in, 
   self->arg = arg;
   self->width = width;
   self->words = words;
+  yield();
+}
+}  // namespace
+
+std::uint32_t warp_collective(WarpOp op, std::uint32_t mask, std::uint32_t value, int arg, int width) {
+  Thread* self = current_for_warp();
+  self->value = value;
+  wait_at_warp(self, op, mask, arg, width, 1);
+  return self->result;
+}
+
+void warp_shuffle_words(WarpOp op, std::uint32_t mask, const std::uint32_t* in, std::uint32_t* out, int words, int arg,
+                        int width) {
+  Thread* self = current_for_warp();
   self->in = in;  // read by the other lanes at the rendezvous, while this one waits: its buffers stay alive
   self->out = out;
-  yield();
+  wait_at_warp(self, op, mask, arg, width, words);
 }
 
 void report(const char* what) { fail(t_block, t_fiber, what); }
