@@ -122,6 +122,50 @@ TEST_CASE("a shuffle of a multi-word value moves every word from the same source
   CHECK(wrong == 0);
 }
 
+// Collectives whose mask is the calling lane alone (a team thread's vector segment at vector length 1): each lane
+// shuffles and ballots with itself, in a warp whose lanes take different numbers of them (no common rendezvous).
+struct LoneLaneKernel {
+  weft::View<std::uint32_t**, weft::LayoutRight, Dev> out;  // (thread, {idx, down, xor, wide word 1, ballot, count})
+  WEFT_DEVICE void operator()() const {
+    namespace g = weft::gpu;
+    const unsigned t = g::thread_rank(), lane = g::lane_id();
+    const g::lane_mask_t me = 1u << lane;
+    std::uint32_t v = t * 13u + 7u;
+    std::uint32_t count = 0;
+    for (unsigned k = 0; k <= lane % 3; ++k) {  // 1 to 3 one-lane syncs, differing between neighbouring lanes
+      g::sync_warp(me);
+      ++count;
+    }
+    out(t, 0) = g::shfl(v, static_cast<int>(lane), me, 32);
+    out(t, 1) = g::shfl_down(v, 0u, me, 32);
+    out(t, 2) = g::shfl_xor(v, 0, me, 32);
+    const Words3 w{v, ~v, v + 1u};
+    out(t, 3) = g::shfl(w, static_cast<int>(lane), me, 32).b;
+    out(t, 4) = g::ballot(lane % 2 == 0, me);
+    out(t, 5) = count;
+  }
+};
+
+TEST_CASE("collectives of one lane alone complete on that lane") {
+  const unsigned threads = 80;  // two full warps and a partial one
+  LoneLaneKernel k{weft::View<std::uint32_t**, weft::LayoutRight, Dev>("out", threads, 6)};
+  Shape s;
+  s.block = {threads, 1, 1};
+  Vendor::launch(Dev(), "lone_lane", s, k);
+  auto h = to_host(k.out);
+  int wrong = 0;
+  for (unsigned t = 0; t < threads; ++t) {
+    const unsigned lane = t % 32, v = t * 13u + 7u;
+    wrong += h(t, 0) != v;
+    wrong += h(t, 1) != v;
+    wrong += h(t, 2) != v;
+    wrong += h(t, 3) != ~v;
+    wrong += h(t, 4) != (lane % 2 == 0 ? 1u << lane : 0u);
+    wrong += h(t, 5) != lane % 3 + 1;
+  }
+  CHECK(wrong == 0);
+}
+
 // ---- block primitives ---------------------------------------------------------------------------------------
 struct SumAdaptor {
   using value_type = std::int64_t;

@@ -231,6 +231,51 @@ void flush_block(BlockState& b) {
   for (int w = 0; w < n; w += 32) flush_warp(b, w, std::min(n, w + 32));
 }
 
+/// The lanes of a mask, lowest first (the loops below visit only the lanes a collective names: a one-lane
+/// collective, as a team's per-thread segment sync at vector length 1, costs one step, not 32).
+template <class F>
+inline void for_lanes(std::uint32_t mask, F&& f) {
+  for (std::uint32_t m = mask; m; m &= m - 1) f(__builtin_ctz(m));
+}
+
+/// Lane l's part of a shuffle whose lanes (mask) have all arrived: its result, from the lane it reads.
+void shuffle_lane(BlockState& b, int warp_begin, int l, std::uint32_t mask) {
+  Thread& me = b.threads[warp_begin + l];
+  const int w = me.width;
+  if (w <= 0 || w > 32 || (w & (w - 1)))
+    fail(&b, &me, "shuffle width " + std::to_string(w) + " is not a power of two up to 32");
+  const int base = l & ~(w - 1);
+  int src = l;
+  switch (me.op) {
+    case WarpOp::shfl_idx:
+      src = base + (me.arg & (w - 1));
+      break;
+    case WarpOp::shfl_up:
+      src = l - me.arg >= base ? l - me.arg : l;
+      break;
+    case WarpOp::shfl_down:
+      src = l + me.arg < base + w ? l + me.arg : l;
+      break;
+    case WarpOp::shfl_xor:
+      src = (l ^ me.arg) < base + w && (l ^ me.arg) >= base ? (l ^ me.arg) : l;
+      break;
+    default:
+      break;
+  }
+  if (!(mask & (1u << src)))
+    fail(
+        &b, &me, "shuffle reads lane " + std::to_string(src) + ", outside its mask 0x" + [&] {
+          char h[16];
+          std::snprintf(h, sizeof h, "%08x", mask);
+          return std::string(h);
+        }() + " (the value would be undefined on a GPU)");
+  const Thread& from = b.threads[warp_begin + src];
+  if (me.words == 1)
+    me.result = from.value;
+  else
+    std::memcpy(me.out, from.in, sizeof(std::uint32_t) * static_cast<std::size_t>(me.words));
+}
+
 /// Completes the warp collectives that every lane of their mask has reached.
 bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
   bool released = false;
@@ -241,8 +286,8 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
     const int lane = i - warp_begin;
     if (!(mask & (1u << lane))) fail(&b, &t, "warp collective with a mask that excludes the calling lane");
     bool ready = true;
-    for (int l = 0; l < 32; ++l) {
-      if (!(mask & (1u << l))) continue;
+    for (std::uint32_t m = mask; m && ready; m &= m - 1) {
+      const int l = __builtin_ctz(m);
       const int j = warp_begin + l;
       if (j >= warp_end)
         fail(&b, &t, "warp collective mask names lane " + std::to_string(l) + ", which does not exist in this block");
@@ -258,53 +303,21 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
       if (o.words != t.words) fail(&b, &t, "lanes of one warp shuffled values of different sizes together");
     }
     if (!ready) continue;
-    for (int l = 0; l < 32; ++l) {
-      if (!(mask & (1u << l))) continue;
-      Thread& me = b.threads[warp_begin + l];
-      const int w = me.width;
-      if (w <= 0 || w > 32 || (w & (w - 1)))
-        fail(&b, &me, "shuffle width " + std::to_string(w) + " is not a power of two up to 32");
-      const int base = l & ~(w - 1);
-      int src = l;
-      switch (me.op) {
-        case WarpOp::shfl_idx:
-          src = base + (me.arg & (w - 1));
-          break;
-        case WarpOp::shfl_up:
-          src = l - me.arg >= base ? l - me.arg : l;
-          break;
-        case WarpOp::shfl_down:
-          src = l + me.arg < base + w ? l + me.arg : l;
-          break;
-        case WarpOp::shfl_xor:
-          src = (l ^ me.arg) < base + w && (l ^ me.arg) >= base ? (l ^ me.arg) : l;
-          break;
-        default:
-          break;
-      }
-      if (me.op == WarpOp::ballot) {
-        std::uint32_t bits = 0;
-        for (int k = 0; k < 32; ++k)
-          if ((mask & (1u << k)) && b.threads[warp_begin + k].value) bits |= 1u << k;
-        me.result = bits;
-      } else if (me.op != WarpOp::sync) {
-        if (!(mask & (1u << src)))
-          fail(
-              &b, &me, "shuffle reads lane " + std::to_string(src) + ", outside its mask 0x" + [&] {
-                char h[16];
-                std::snprintf(h, sizeof h, "%08x", mask);
-                return std::string(h);
-              }() + " (the value would be undefined on a GPU)");
-        const Thread& from = b.threads[warp_begin + src];
-        if (me.words == 1)
-          me.result = from.value;
-        else
-          std::memcpy(me.out, from.in, sizeof(std::uint32_t) * static_cast<std::size_t>(me.words));
-      }
+    if (t.op == WarpOp::ballot) {
+      std::uint32_t bits = 0;
+      for_lanes(mask, [&](int k) {
+        if (b.threads[warp_begin + k].value) bits |= 1u << k;
+      });
+      for_lanes(mask, [&](int l) { b.threads[warp_begin + l].result = bits; });
+    } else if (t.op != WarpOp::sync) {
+      for_lanes(mask, [&](int l) { shuffle_lane(b, warp_begin, l, mask); });
     }
-    for (int l = 0; l < 32; ++l)
-      if (mask & (1u << l)) b.threads[warp_begin + l].state = State::runnable;
-    b.warp_waiting[warp_begin / 32] -= static_cast<std::uint16_t>(__builtin_popcount(mask));
+    std::uint16_t lanes = 0;
+    for_lanes(mask, [&](int l) {
+      b.threads[warp_begin + l].state = State::runnable;
+      ++lanes;
+    });
+    b.warp_waiting[warp_begin / 32] -= lanes;
     ++b.warp_epoch[warp_begin / 32];
     flush_warp(b, warp_begin, warp_end);
     released = true;
@@ -576,13 +589,25 @@ Thread* current_for_warp() {
   return t_fiber;
 }
 void wait_at_warp(Thread* self, WarpOp op, std::uint32_t mask, int arg, int width, int words) {
-  self->state = State::at_warp;
-  ++t_block->warp_waiting[self->context.linear / 32];
   self->op = op;
   self->mask = mask;
   self->arg = arg;
   self->width = width;
   self->words = words;
+  const int lane = self->context.linear % 32;
+  if (mask == 1u << lane) {
+    // The calling lane alone (a team thread's vector segment at vector length 1): nothing to wait for, and on a
+    // GPU it orders nothing with the other lanes, so it completes here, without a switch, and leaves the warp's
+    // epoch (which orders shared-memory accesses between lanes that took part together) and its accesses as
+    // they are.
+    if (op == WarpOp::ballot)
+      self->result = self->value ? mask : 0u;
+    else if (op != WarpOp::sync)
+      shuffle_lane(*t_block, self->context.linear - lane, lane, mask);
+    return;
+  }
+  self->state = State::at_warp;
+  ++t_block->warp_waiting[self->context.linear / 32];
   yield();
 }
 }  // namespace
