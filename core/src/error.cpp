@@ -7,6 +7,7 @@
 
 #include <weft/error.hpp>
 #include <weft/impl/checked_size.hpp>
+#include <weft/policies.hpp>
 #include <weft/view.hpp>
 
 namespace weft::impl {
@@ -41,6 +42,81 @@ std::string format_extents(const std::size_t* ext, int rank) {
     s += std::to_string(ext[k]);
   }
   return s + ")";
+}
+
+std::string compose(std::initializer_list<std::string_view> parts, std::initializer_list<std::int64_t> numbers) {
+  std::string s;
+  auto n = numbers.begin();
+  for (const std::string_view p : parts) {
+    s += p;
+    if (n != numbers.end()) s += std::to_string(*n++);
+  }
+  return s;
+}
+
+void throw_policy_parts(std::initializer_list<std::string_view> parts, std::initializer_list<std::int64_t> numbers) {
+  throw_policy_error(compose(parts, numbers));
+}
+
+void throw_scratch_request(std::string_view label, int level, std::size_t want, std::size_t per_team,
+                           std::size_t per_thread, int team_size, std::size_t limit, std::size_t level1_max) {
+  throw_team_error(label, "scratch level " + std::to_string(level) + " request of " + format_bytes(want) +
+                              " per team (" + std::to_string(per_team) + " per team + " + std::to_string(per_thread) +
+                              " per thread x " + std::to_string(team_size) + " threads) exceeds the maximum " +
+                              std::to_string(limit) + " bytes; " +
+                              (level == 0 ? "reduce it or move the data to level 1 (at most " +
+                                                std::to_string(level1_max) + " bytes per team)"
+                                          : std::string("reduce it, or keep the data in a View in global memory and "
+                                                        "pass it to the kernel")));
+}
+
+void throw_host_team_size(std::string_view label, int team_size, int max, const char* space, int concurrency) {
+  throw_team_error(label, "team size " + std::to_string(team_size) + " exceeds the maximum " + std::to_string(max) +
+                              " of " + space + " with " + std::to_string(concurrency) +
+                              " threads; use weft::AUTO or at most " + std::to_string(max));
+}
+
+void throw_host_team_memory(std::string_view label, int teams, std::size_t bytes_each) {
+  throw_team_error(label, std::to_string(teams) + " teams' scratch and state (" + format_bytes(bytes_each) +
+                              " each) could not be allocated; ask for less level-1 scratch, or run fewer teams at "
+                              "once (fewer threads)");
+}
+
+void throw_view_elements_bytes(std::string_view label, std::size_t n, std::size_t element_bytes) {
+  throw_bytes_error(size_mul(n, element_bytes),
+                    "weft::View " + quote(label) + ": " + std::to_string(n) + " elements of " +
+                        std::to_string(element_bytes) + " bytes",
+                    "use smaller extents");
+}
+
+void throw_view_parts(std::string_view label, std::initializer_list<std::string_view> parts,
+                      std::initializer_list<std::int64_t> numbers) {
+  throw_view_error(label, compose(parts, numbers));
+}
+
+void throw_subview_negative(std::string_view label, int k, long long value, const std::size_t* ext, int rank) {
+  throw_view_error(label, "subview argument " + std::to_string(k) + " is negative (" + std::to_string(value) +
+                              "); indices start at 0 (extents " + format_extents(ext, rank) + ")");
+}
+
+void throw_subview_outside(std::string_view label, int k, std::size_t b, std::size_t e, const std::size_t* ext,
+                           int rank) {
+  throw_view_error(label, "subview argument " + std::to_string(k) + " selects [" + std::to_string(b) + ", " +
+                              std::to_string(e) + ") outside extent " + std::to_string(ext[k]) + " (extents " +
+                              format_extents(ext, rank) + ")");
+}
+
+void throw_view_map_mismatch(std::string_view label, const std::size_t* ext, const std::size_t* str, int rank) {
+  throw_view_error(label, "internal: extents " + format_extents(ext, rank) + " and strides " +
+                              format_extents(str, rank) +
+                              " do not fit the View type's layout or static extents; please report this");
+}
+
+void throw_view_span_bytes(std::string_view label, const std::size_t* ext, const std::size_t* str, int rank,
+                           std::size_t element_bytes, std::size_t bytes) {
+  std::string s = "weft::View " + quote(label) + ": extents " + format_extents(ext, rank);
+  if (str) s += " and strides " + format_extents(str, rank);
+  throw_bytes_error(bytes, s + " of " + std::to_string(element_bytes) + "-byte elements", "use smaller extents");
 }
 
 void throw_view_error(std::string_view label, const std::string& what) {

@@ -546,3 +546,44 @@ TEST_CASE_TEMPLATE("host backends: concurrent dispatch to one instance from seve
 }
 
 }  // namespace
+
+// The policies' and Views' messages are built out of line (impl::compose and friends): each sentence, numbers in place.
+TEST_CASE_TEMPLATE("policy and View errors keep their whole messages", E, WEFT_TEST_HOST_SPACES) {
+  using doctest::Contains;
+  CHECK_THROWS_WITH_AS(weft::RangePolicy<E>(0, 10).set_chunk_size(-3),
+                       Contains("weft::RangePolicy: chunk size -3 is negative"), weft::Error);
+  CHECK_THROWS_WITH_AS((weft::RangePolicy<E, weft::IndexType<unsigned>>(-2, 5)),
+                       Contains("weft::RangePolicy bound type error: an unsafe implicit conversion is performed on a "
+                                "bound (-2), which may not preserve its original value."),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS((weft::MDRangePolicy<E, weft::Rank<2>, weft::IndexType<unsigned>>({0, -1}, {2, 3})),
+                       Contains("weft::MDRangePolicy bound type error: an unsafe implicit conversion is performed on "
+                                "a bound (-1) in dimension (1), which may not preserve its original value."),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS((weft::MDRangePolicy<E, weft::Rank<2>>({0, 0}, {4, 4}, {2, -1})),
+                       Contains("weft::MDRangePolicy: tile size -1 is negative in dimension 1"), weft::Error);
+  CHECK_THROWS_WITH_AS(weft::TeamPolicy<E>(-4, 1), Contains("weft::TeamPolicy: league size -4 is negative"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS(weft::TeamPolicy<E>(4, 1).set_scratch_size(2, weft::PerTeam(64)),
+                       Contains("weft::TeamPolicy::set_scratch_size: level 2 does not exist; use 0 (fast, small) or 1 "
+                                "(large)"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS((weft::View<double**, E>("neg", 3, -2)),
+                       Contains("weft::View \"neg\": extent 1 is negative (-2); extents must be >= 0"), weft::Error);
+  CHECK_THROWS_WITH_AS((weft::View<double**, weft::LayoutRight, E>("nolayout", weft::LayoutRight(3))),
+                       Contains("weft::View \"nolayout\": the layout gives no extent for dimension 1 of a rank-2 view"),
+                       weft::Error);
+  weft::LayoutLeft padded(8, 3);
+  padded.stride = 5;
+  CHECK_THROWS_WITH_AS((weft::View<double**, weft::LayoutLeft, E>("padded", padded)),
+                       Contains("weft::View \"padded\": the layout's stride (5) is less than the extent it pads (8); "
+                                "give a stride of at least that extent"),
+                       weft::Error);
+  weft::View<double*, E> one("one", 4);
+  CHECK_THROWS_WITH_AS(([&] { weft::View<double[3], E> fixed = one; }()),
+                       Contains("weft::View \"one\": assigned to a view whose type fixes extent 0 at 3, but it is 4"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS((weft::View<double**, E>("huge", std::int64_t(1) << 40, std::int64_t(1) << 30)),
+                       Contains("weft::View \"huge\": extents (1099511627776, 1073741824) of 8-byte elements need "),
+                       weft::Error);
+}

@@ -1,6 +1,8 @@
 // weft::Error, the exception every user-caused failure raises, and the in-kernel abort.
 #pragma once
 
+#include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -23,6 +25,10 @@ namespace impl {
 /// caller as itself. Programs written against <weft/...> get weft::Error for both (the kernel's exception nested).
 void set_kokkos_error_style(bool on) noexcept;
 bool kokkos_error_style() noexcept;
+
+/// parts[0] numbers[0] parts[1] numbers[1] ... (the numbers in decimal): a message built out of line, so that a
+/// template that may raise it does not compile the string building into each of its instantiations.
+std::string compose(std::initializer_list<std::string_view> parts, std::initializer_list<std::int64_t> numbers);
 
 inline std::string quote(std::string_view s) {
   std::string r;

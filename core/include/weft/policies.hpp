@@ -115,6 +115,18 @@ template <class Policy>
 using launch_bounds_of_t = typename launch_bounds_of<Policy>::type;
 
 [[noreturn]] void throw_policy_error(const std::string& what);
+/// throw_policy_error(compose(parts, numbers)), out of line.
+[[noreturn]] void throw_policy_parts(std::initializer_list<std::string_view> parts,
+                                     std::initializer_list<std::int64_t> numbers);
+/// A team kernel's scratch request over a level's maximum (out of line; the message names the kernel, the request
+/// and what to do).
+/// The host backends' team errors: a team size over the maximum, and the teams' memory not allocated.
+[[noreturn]] void throw_host_team_size(std::string_view label, int team_size, int max, const char* space,
+                                       int concurrency);
+[[noreturn]] void throw_host_team_memory(std::string_view label, int teams, std::size_t bytes_each);
+[[noreturn]] void throw_scratch_request(std::string_view label, int level, std::size_t want, std::size_t per_team,
+                                        std::size_t per_thread, int team_size, std::size_t limit,
+                                        std::size_t level1_max);
 /// What a RangePolicy takes as a bound: an integer (not bool), an unscoped enumerator, or a class type that
 /// converts to an integer.
 template <class T>
@@ -155,7 +167,7 @@ class RangePolicy {
   index_type end() const { return end_; }
   std::int64_t chunk_size() const { return chunk_; }
   RangePolicy& set_chunk_size(std::int64_t c) {
-    if (c < 0) impl::throw_policy_error("weft::RangePolicy: chunk size " + std::to_string(c) + " is negative");
+    if (c < 0) impl::throw_policy_parts({"weft::RangePolicy: chunk size ", " is negative"}, {c});
     chunk_ = c;
     return *this;
   }
@@ -165,12 +177,13 @@ class RangePolicy {
   void init(std::int64_t b, std::int64_t e) {
     for (const std::int64_t x : {b, e})
       if (static_cast<std::int64_t>(static_cast<index_type>(x)) != x || (std::is_unsigned_v<index_type> && x < 0))
-        impl::throw_policy_error(
-            "weft::RangePolicy bound type error: an unsafe implicit conversion is performed on a bound (" +
-            std::to_string(x) + "), which may not preserve its original value.");
+        impl::throw_policy_parts({"weft::RangePolicy bound type error: an unsafe implicit conversion is performed on "
+                                  "a bound (",
+                                  "), which may not preserve its original value."},
+                                 {x});
     if (b > e)
-      impl::throw_policy_error("weft::RangePolicy bounds error: The lower bound (" + std::to_string(b) +
-                               ") is greater than the upper bound (" + std::to_string(e) + ").");
+      impl::throw_policy_parts(
+          {"weft::RangePolicy bounds error: The lower bound (", ") is greater than the upper bound (", ")."}, {b, e});
     begin_ = static_cast<index_type>(b);
     end_ = static_cast<index_type>(e);
   }
@@ -182,10 +195,10 @@ class RangePolicy {
       const index_type i = static_cast<index_type>(b);
       if constexpr (std::is_convertible_v<index_type, B>) {
         if (static_cast<index_type>(static_cast<B>(i)) != i)
-          impl::throw_policy_error(
-              "weft::RangePolicy bound type error: an unsafe implicit conversion is performed (the bound converts "
-              "to " +
-              std::to_string(i) + ", which does not convert back to the same bound); pass an integer");
+          impl::throw_policy_parts({"weft::RangePolicy bound type error: an unsafe implicit conversion is performed "
+                                    "(the bound converts to ",
+                                    ", which does not convert back to the same bound); pass an integer"},
+                                   {static_cast<std::int64_t>(i)});
       }
       return static_cast<std::int64_t>(i);
     } else {
@@ -232,10 +245,10 @@ class MDRangePolicy {
       upper_[k] = static_cast<std::int64_t>(upper[k]);
       for (const std::int64_t b : {lower_[k], upper_[k]})
         if (static_cast<std::int64_t>(static_cast<index_type>(b)) != b || (std::is_unsigned_v<index_type> && b < 0))
-          impl::throw_policy_error(
-              "weft::MDRangePolicy bound type error: an unsafe implicit conversion is performed on a bound (" +
-              std::to_string(b) + ") in dimension (" + std::to_string(k) +
-              "), which may not preserve its original value.");
+          impl::throw_policy_parts({"weft::MDRangePolicy bound type error: an unsafe implicit conversion is "
+                                    "performed on a bound (",
+                                    ") in dimension (", "), which may not preserve its original value."},
+                                   {b, k});
       tile_[k] = k < static_cast<int>(TN) ? static_cast<std::int64_t>(tiles[k]) : 0;
     }
     user_tiles_ = true;
@@ -282,12 +295,11 @@ class MDRangePolicy {
     for (int i = 0; i < rank; ++i) {
       const int k = iterate_right ? rank - 1 - i : i;
       if (lower_[k] > upper_[k])
-        impl::throw_policy_error("weft::MDRangePolicy bounds error: The lower bound (" + std::to_string(lower_[k]) +
-                                 ") is greater than its upper bound (" + std::to_string(upper_[k]) + ") in dimension " +
-                                 std::to_string(k) + ".");
+        impl::throw_policy_parts({"weft::MDRangePolicy bounds error: The lower bound (",
+                                  ") is greater than its upper bound (", ") in dimension ", "."},
+                                 {lower_[k], upper_[k], k});
       if (tile_[k] < 0)
-        impl::throw_policy_error("weft::MDRangePolicy: tile size " + std::to_string(tile_[k]) +
-                                 " is negative in dimension " + std::to_string(k));
+        impl::throw_policy_parts({"weft::MDRangePolicy: tile size ", " is negative in dimension ", ""}, {tile_[k], k});
     }
     // Default tiles: the innermost dimension whole (so it vectorizes), the others one at a time.
     const int inner = iterate_right ? rank - 1 : 0;
@@ -395,15 +407,8 @@ class TeamPolicy {
       if constexpr (requires { impl::TeamTraits<execution_space>::scratch_size_limit(l, 1); })
         lim = impl::TeamTraits<execution_space>::scratch_size_limit(l, team_size * vector_length());
       if (want > lim)
-        impl::throw_team_error(label, "scratch level " + std::to_string(l) + " request of " + impl::format_bytes(want) +
-                                          " per team (" + std::to_string(team_scratch_[l]) + " per team + " +
-                                          std::to_string(thread_scratch_[l]) + " per thread x " +
-                                          std::to_string(team_size) + " threads) exceeds the maximum " +
-                                          std::to_string(lim) + " bytes; " +
-                                          (l == 0 ? "reduce it or move the data to level 1 (at most " +
-                                                        std::to_string(scratch_size_max(1)) + " bytes per team)"
-                                                  : std::string("reduce it, or keep the data in a View in global "
-                                                                "memory and pass it to the kernel")));
+        impl::throw_scratch_request(label, l, want, team_scratch_[l], thread_scratch_[l], team_size, lim,
+                                    scratch_size_max(1));
     }
   }
   std::size_t thread_scratch_size(int level) const { return thread_scratch_[level]; }
@@ -417,12 +422,11 @@ class TeamPolicy {
  private:
   static void check_level(int level) {
     if (level != 0 && level != 1)
-      impl::throw_policy_error("weft::TeamPolicy::set_scratch_size: level " + std::to_string(level) +
-                               " does not exist; use 0 (fast, small) or 1 (large)");
+      impl::throw_policy_parts(
+          {"weft::TeamPolicy::set_scratch_size: level ", " does not exist; use 0 (fast, small) or 1 (large)"}, {level});
   }
   void validate() const {
-    if (league_ < 0)
-      impl::throw_policy_error("weft::TeamPolicy: league size " + std::to_string(league_) + " is negative");
+    if (league_ < 0) impl::throw_policy_parts({"weft::TeamPolicy: league size ", " is negative"}, {league_});
     if (team_ == 0 || vector_ == 0)
       impl::throw_policy_error("weft::TeamPolicy: team size and vector length must be >= 1 (or weft::AUTO)");
   }

@@ -373,6 +373,24 @@ void destroy_record(SharedAllocationRecord* r) {
   delete r;
 }
 
+/// The errors of a View whose bytes one allocation cannot hold (out of line: the message is built once, in the library,
+/// not in every View type's constructor). "weft::View 'label': N elements of S bytes need ..." and "weft::View 'label':
+/// extents (...) [and strides (...)] of S-byte elements need ..." (strides null: a packed layout).
+[[noreturn]] void throw_view_elements_bytes(std::string_view label, std::size_t n, std::size_t element_bytes);
+/// throw_view_error(label, compose(parts, numbers)), out of line.
+[[noreturn]] void throw_view_parts(std::string_view label, std::initializer_list<std::string_view> parts,
+                                   std::initializer_list<std::int64_t> numbers);
+/// A subview argument k that is negative, or that selects [b, e) outside extent k (messages naming all extents).
+[[noreturn]] void throw_subview_negative(std::string_view label, int k, long long value, const std::size_t* ext,
+                                         int rank);
+[[noreturn]] void throw_subview_outside(std::string_view label, int k, std::size_t b, std::size_t e,
+                                        const std::size_t* ext, int rank);
+/// impl_make's check: the extents and strides of a map do not fit the View type (an internal error).
+[[noreturn]] void throw_view_map_mismatch(std::string_view label, const std::size_t* ext, const std::size_t* str,
+                                          int rank);
+[[noreturn]] void throw_view_span_bytes(std::string_view label, const std::size_t* ext, const std::size_t* str,
+                                        int rank, std::size_t element_bytes, std::size_t bytes);
+
 template <class T, class Space>
 SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, bool initialize,
                                         bool sequential_host_init = false) {
@@ -381,13 +399,9 @@ SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, b
     throw_view_error(label, std::string("SequentialHostInit constructs the elements on the host, but ") +
                                 Space::name() +
                                 " memory is not accessible from the host; allocate it in a host-accessible space");
-  const std::size_t bytes = check_bytes(
-      size_mul(n, sizeof(T)),
-      [&] {
-        return "weft::View " + quote(label) + ": " + std::to_string(n) + " elements of " + std::to_string(sizeof(T)) +
-               " bytes";
-      },
-      "use smaller extents");
+  const std::size_t bytes = size_mul(n, sizeof(T));
+  if (bytes > max_bytes) [[unlikely]]
+    throw_view_elements_bytes(label, n, sizeof(T));
   void* p = Space().allocate(bytes, label);
   auto* r = new SharedAllocationRecord{1, p, bytes, Space::name(), &destroy_record<T, Space>, std::string(label)};
   try {
@@ -913,9 +927,8 @@ class View {
     }
     for (int k = traits::rank_dynamic; k < R; ++k)
       if (o.h_.map.extent(k) != traits::analysis::extent_at(k))
-        impl::throw_view_error(o.label(), "assigned to a view whose type fixes extent " + std::to_string(k) + " at " +
-                                              std::to_string(traits::analysis::extent_at(k)) + ", but it is " +
-                                              std::to_string(o.h_.map.extent(k)));
+        impl::throw_view_parts(o.label(), {"assigned to a view whose type fixes extent ", " at ", ", but it is ", ""},
+                               {k, std::int64_t(traits::analysis::extent_at(k)), std::int64_t(o.h_.map.extent(k))});
 #endif
   }
 
@@ -1036,10 +1049,8 @@ class View {
     v.h_.ptr = p;
     v.h_.map = map_type::from(m);
     if (!v.h_.map.represents(m))
-      impl::throw_view_error(t.record() ? t.record()->label : std::string("(unmanaged)"),
-                             "internal: extents " + impl::format_extents(m.ext, R) + " and strides " +
-                                 impl::format_extents(m.str, R) + " do not fit the View type's " +
-                                 "layout or static extents; please report this");
+      impl::throw_view_map_mismatch(t.record() ? std::string_view(t.record()->label) : std::string_view("(unmanaged)"),
+                                    m.ext, m.str, R);
     if constexpr (is_managed)
       v.track_ = t;
     else
@@ -1060,16 +1071,15 @@ class View {
     std::size_t ext[R > 0 ? R : 1];
     for (std::size_t k = 0; k < count; ++k) {
       if (e[k] < 0)
-        impl::throw_view_error(
-            label, "extent " + std::to_string(k) + " is negative (" + std::to_string(e[k]) + "); extents must be >= 0");
+        impl::throw_view_parts(label, {"extent ", " is negative (", "); extents must be >= 0"},
+                               {std::int64_t(k), e[k]});
       ext[k] = static_cast<std::size_t>(e[k]);
     }
     for (int k = static_cast<int>(count); k < R; ++k) ext[k] = traits::analysis::extent_at(k);
     for (int k = traits::rank_dynamic; k < static_cast<int>(count); ++k)
       if (ext[k] != traits::analysis::extent_at(k))
-        impl::throw_view_error(label, "extent " + std::to_string(k) + " given as " + std::to_string(ext[k]) +
-                                          " but the data type fixes it at " +
-                                          std::to_string(traits::analysis::extent_at(k)));
+        impl::throw_view_parts(label, {"extent ", " given as ", " but the data type fixes it at ", ""},
+                               {k, std::int64_t(ext[k]), std::int64_t(traits::analysis::extent_at(k))});
     set_extents_unchecked(ext, R);
     if (check) check_size(label);
   }
@@ -1080,8 +1090,7 @@ class View {
     std::int64_t e[R > 0 ? R : 1];
     for (int k = 0; k < R; ++k) {
       if (l.dimension[k] == invalid_extent)
-        impl::throw_view_error(label, "the layout gives no extent for dimension " + std::to_string(k) + " of a rank-" +
-                                          std::to_string(R) + " view");
+        impl::throw_view_parts(label, {"the layout gives no extent for dimension ", " of a rank-", " view"}, {k, R});
       e[k] = static_cast<std::int64_t>(l.dimension[k]);
     }
     set_extents(label, e, R, !std::is_same_v<array_layout, LayoutStride>);
@@ -1096,9 +1105,10 @@ class View {
         auto m = h_.map.full();
         const int lead = left ? 0 : R - 1;
         if (l.stride < m.ext[lead])
-          impl::throw_view_error(label, "the layout's stride (" + std::to_string(l.stride) +
-                                            ") is less than the extent it pads (" + std::to_string(m.ext[lead]) +
-                                            "); give a stride of at least that extent");
+          impl::throw_view_parts(label,
+                                 {"the layout's stride (", ") is less than the extent it pads (",
+                                  "); give a stride of at least that extent"},
+                                 {std::int64_t(l.stride), std::int64_t(m.ext[lead])});
         if (left) {
           m.str[1] = l.stride;
           for (int k = 2; k < R; ++k) m.str[k] = impl::size_mul(m.str[k - 1], m.ext[k - 1]);
@@ -1120,12 +1130,9 @@ class View {
       if (m.ext[k] == 0) return;  // empty: spans nothing, whatever the other extents
       span = strided ? impl::size_add(span, impl::size_mul(m.ext[k] - 1, m.str[k])) : impl::size_mul(span, m.ext[k]);
     }
-    const auto subject = [&] {
-      std::string s = "weft::View " + impl::quote(label) + ": extents " + impl::format_extents(m.ext, R);
-      if (strided) s += " and strides " + impl::format_extents(m.str, R);
-      return s + " of " + std::to_string(sizeof(value_type)) + "-byte elements";
-    };
-    impl::check_bytes(impl::size_mul(span, sizeof(value_type)), subject, "use smaller extents");
+    const std::size_t bytes = impl::size_mul(span, sizeof(value_type));
+    if (bytes > impl::max_bytes) [[unlikely]]
+      impl::throw_view_span_bytes(label, m.ext, strided ? m.str : nullptr, R, sizeof(value_type), bytes);
   }
   void allocate(const impl::ViewAllocProps<>& props) {
     static_assert(is_managed, "weft::View: an unmanaged View cannot allocate; pass a pointer instead");
@@ -1341,18 +1348,12 @@ auto subview(const View<D, P...>& v, const Args&... args) {
     if constexpr (std::is_signed_v<std::decay_t<decltype(a)>> || impl::is_range_arg<std::decay_t<decltype(a)>>::value) {
       long long sb = 0, se = 0;
       impl::subview_signed(a, sb, se);
-      if (sb < 0 || se < 0)
-        impl::throw_view_error(v.label(), "subview argument " + std::to_string(k) + " is negative (" +
-                                              std::to_string(sb < 0 ? sb : se) + "); indices start at 0 (extents " +
-                                              impl::format_extents(m.ext, V::R) + ")");
+      if (sb < 0 || se < 0) impl::throw_subview_negative(v.label(), k, sb < 0 ? sb : se, m.ext, V::R);
     }
     std::size_t b, e;
     impl::subview_range(a, m.ext[k], b, e);
     const bool keep = impl::is_range_arg<std::decay_t<decltype(a)>>::value;
-    if (b > e || e > m.ext[k] || (!keep && b >= m.ext[k]))
-      impl::throw_view_error(v.label(), "subview argument " + std::to_string(k) + " selects [" + std::to_string(b) +
-                                            ", " + std::to_string(e) + ") outside extent " + std::to_string(m.ext[k]) +
-                                            " (extents " + impl::format_extents(m.ext, V::R) + ")");
+    if (b > e || e > m.ext[k] || (!keep && b >= m.ext[k])) impl::throw_subview_outside(v.label(), k, b, e, m.ext, V::R);
     offset += b * m.stride(k);
     if (keep) {
       sm.ext[out] = e - b;

@@ -237,9 +237,7 @@ class HostWork<TeamPolicy<P...>> {
   HostWork(std::string_view label, const Policy& p) : p_(p), ts_(p.team_size()) {
     const int max = p.team_size_max();
     if (ts_ > max)
-      throw_team_error(label, "team size " + std::to_string(ts_) + " exceeds the maximum " + std::to_string(max) +
-                                  " of " + E::name() + " with " + std::to_string(p.space().concurrency()) +
-                                  " threads; use weft::AUTO or at most " + std::to_string(max));
+      throw_host_team_size(label, ts_, max, E::name(), p.space().concurrency());
     p.impl_check_scratch(label, ts_);
     for (int l = 0; l < 2; ++l) scratch_[l] = round_up<std::size_t>(p.scratch_size(l, ts_), 64);
     const int nt = p.space().impl_thread_count();
@@ -250,9 +248,7 @@ class HostWork<TeamPolicy<P...>> {
     try {
       mem_ = static_cast<char*>(::operator new(block_* teams_, std::align_val_t(64)));
     } catch (const std::bad_alloc&) {
-      throw_team_error(label, std::to_string(teams_) + " teams' scratch and state (" + format_bytes(block_) +
-                                  " each) could not be allocated; ask for less level-1 scratch, or run fewer teams "
-                                  "at once (fewer threads)");
+      throw_host_team_memory(label, teams_, block_);
     }
     for (int g = 0; g < teams_; ++g) {
       char* base = mem_ + g * block_;
