@@ -236,8 +236,7 @@ class HostWork<TeamPolicy<P...>> {
  public:
   HostWork(std::string_view label, const Policy& p) : p_(p), ts_(p.team_size()) {
     const int max = p.team_size_max();
-    if (ts_ > max)
-      throw_host_team_size(label, ts_, max, E::name(), p.space().concurrency());
+    if (ts_ > max) throw_host_team_size(label, ts_, max, E::name(), p.space().concurrency());
     p.impl_check_scratch(label, ts_);
     for (int l = 0; l < 2; ++l) scratch_[l] = round_up<std::size_t>(p.scratch_size(l, ts_), 64);
     const int nt = p.space().impl_thread_count();
