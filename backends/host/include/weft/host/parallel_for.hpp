@@ -28,6 +28,9 @@ struct alignas(64) HostPackedRange {
   I begin, end;
   F f;
   I chunk;  // the policy's chunk size; <= 0: each thread takes one contiguous share
+  // Where a thread records the functor's exception (set by the OpenMP backend, which hands this object itself to
+  // the threads as the region's data); read only then, so that it may sit past the first 64 bytes.
+  HostRegion* region = nullptr;
   WEFT_HOST_FORCEINLINE void operator()(int tid, int n) const {
     static_schedule(begin, end, chunk, tid, n, [this](I i) { host_invoke<Tag>(f, i); });
   }
@@ -50,8 +53,8 @@ class ParallelFor<F, Policy, E> {
       if constexpr (packed) {
         using I = typename Policy::index_type;
         // the functor copied into place as the general path's copy is made (host_kernel_functor's prvalue)
-        const HostPackedRange<F, I, Tag> run{work_.policy().begin(), work_.policy().end(), host_kernel_functor(f_),
-                                             host_chunk<I>(work_.policy().chunk_size())};
+        HostPackedRange<F, I, Tag> run{work_.policy().begin(), work_.policy().end(), host_kernel_functor(f_),
+                                       host_chunk<I>(work_.policy().chunk_size())};
         HostThreading<E>::parallel(work_.threads(), run);
       } else {
         HostThreading<E>::parallel(work_.threads(), [this](int tid, int n) {

@@ -5,8 +5,17 @@
 
 #include <omp.h>
 
+#include <type_traits>
+
 #include <weft/host/execution.hpp>
 #include <weft/host/region.hpp>
+
+#if defined(_LIBGOMP_OMP_LOCK_DEFINED)
+// libgomp's entry point for a parallel region: what g++ compiles `#pragma omp parallel num_threads(n)` into (flags 0:
+// no proc_bind clause). Called by name for work that carries its region's address (below).
+extern "C" void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
+#define WEFT_OPENMP_GOMP_PARALLEL 1
+#endif
 
 namespace weft {
 
@@ -42,6 +51,32 @@ struct HostThreading<OpenMP> {
   [[gnu::noinline]] static void share(F& f, int tid, int n) {
     f(tid, n);
   }
+  /// One thread of a region: a functor's exception is recorded in the region (the first one wins).
+  template <class F>
+  static void region_thread(F& f, HostRegion& region) {
+    const int tid = omp_get_thread_num();
+    HostParallelScope scope(tid);
+    try {
+      share(f, tid, omp_get_num_threads());
+    } catch (const HostRegionAborted&) {
+      // another thread failed while this one waited for it
+    } catch (...) {
+      region.fail(std::current_exception());
+    }
+  }
+  /// A thread of a region whose data is the work itself. The work has no barrier (a static range), so its threads
+  /// need no t_host_region; the region's address is read only when the functor throws.
+  template <class W>
+  static void region_data_thread(void* data) {
+    W& w = *static_cast<W*>(data);
+    const int tid = omp_get_thread_num();
+    HostParallelScope scope(tid);
+    try {
+      share(w, tid, omp_get_num_threads());
+    } catch (...) {
+      w.region->fail(std::current_exception());
+    }
+  }
   template <class F>
   static void parallel(int nthreads, F&& f) {
     if (nthreads <= 1 || t_in_host_parallel) {
@@ -50,19 +85,23 @@ struct HostThreading<OpenMP> {
       return;
     }
     HostRegion region;
-#pragma omp parallel num_threads(nthreads)
+#ifdef WEFT_OPENMP_GOMP_PARALLEL
+    if constexpr (requires { f.region = &region; }) {
+      // The work (a packed range) is the region's data itself: a thread's first loads are the range and the functor,
+      // not a pointer to them in a block of shared variables, which the calling thread has also just written (one
+      // cache-line transfer less per launch; perf/results/2026-12-07-launch-indirection.md).
+      f.region = &region;
+      GOMP_parallel(&region_data_thread<std::remove_reference_t<F>>, &f, static_cast<unsigned>(nthreads), 0);
+    } else
+#endif
     {
-      HostParallelScope scope(omp_get_thread_num());
-      HostRegion* const saved = t_host_region;
-      t_host_region = &region;
-      try {
-        share(f, omp_get_thread_num(), omp_get_num_threads());
-      } catch (const HostRegionAborted&) {
-        // another thread failed while this one waited for it
-      } catch (...) {
-        region.fail(std::current_exception());
+#pragma omp parallel num_threads(nthreads)
+      {
+        HostRegion* const saved = t_host_region;
+        t_host_region = &region;
+        region_thread(f, region);
+        t_host_region = saved;
       }
-      t_host_region = saved;
     }
     if (region.error) std::rethrow_exception(region.error);
   }
