@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include <weft/deep_copy.hpp>  // the declarations of the copy refusals
 #include <weft/error.hpp>
 #include <weft/impl/checked_size.hpp>
 #include <weft/policies.hpp>
@@ -89,6 +90,19 @@ void throw_view_elements_bytes(std::string_view label, std::size_t n, std::size_
                     "use smaller extents");
 }
 
+void throw_gpu_team_shape(std::string_view label, const char* space, int team_size, int vector_length, int max) {
+  const std::string vl = std::to_string(vector_length);
+  if (space && team_size == 0)
+    throw_team_error(label, "vector length " + vl + " is not a power of two up to 32 on " + space);
+  if (space)
+    throw_team_error(label, "team size " + std::to_string(team_size) + " exceeds the maximum " + std::to_string(max) +
+                                " of " + space + " at vector length " + vl +
+                                " (1024 threads per block); use weft::AUTO or at most " + std::to_string(max));
+  throw_team_error(label, "team size " + std::to_string(team_size) + " x vector length " + vl +
+                              " is over the policy's LaunchBounds of " + std::to_string(max) +
+                              " threads per block; use a smaller team or raise the bound");
+}
+
 void throw_view_parts(std::string_view label, std::initializer_list<std::string_view> parts,
                       std::initializer_list<std::int64_t> numbers) {
   throw_view_error(label, compose(parts, numbers));
@@ -128,6 +142,13 @@ std::atomic<bool> g_kokkos_error_style{false};
 }
 void set_kokkos_error_style(bool on) noexcept { g_kokkos_error_style.store(on, std::memory_order_relaxed); }
 bool kokkos_error_style() noexcept { return g_kokkos_error_style.load(std::memory_order_relaxed); }
+
+void throw_copy_extents_differ(const std::string& dst_label, const std::string& src_label, const std::size_t* dst_ext,
+                               const std::size_t* src_ext, int rank) {
+  throw_view_error(dst_label, "deep_copy from " + quote(src_label) + ": extents differ: destination " +
+                                  format_extents(dst_ext, rank) + ", source " + format_extents(src_ext, rank) +
+                                  "; copy between views of the same shape (use subview to select a part)");
+}
 
 void throw_no_copy_mechanism(const std::string& dst_label, const std::string& src_label, const char* dst_space,
                              const char* src_space) {

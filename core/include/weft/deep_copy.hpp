@@ -187,6 +187,11 @@ auto device_exec_for(const Exec& exec) {
 [[noreturn]] void throw_no_copy_mechanism(const std::string& dst_label, const std::string& src_label,
                                           const char* dst_space, const char* src_space);
 
+/// deep_copy's refusal of two views of different extents (out of line: one copy of the message, not one per pair of
+/// View types).
+[[noreturn]] void throw_copy_extents_differ(const std::string& dst_label, const std::string& src_label,
+                                            const std::size_t* dst_ext, const std::size_t* src_ext, int rank);
+
 template <class Exec, class DV, class SV>
 void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   static_assert(DV::R == SV::R, "weft::deep_copy: the two views have different ranks");
@@ -196,10 +201,7 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   constexpr int R = DV::R;
   for (int k = 0; k < R; ++k)
     if (dst.extent(k) != src.extent(k))
-      throw_view_error(dst.label(), "deep_copy from " + quote(src.label()) + ": extents differ: destination " +
-                                        format_extents(dst.impl_map().full().ext, R) + ", source " +
-                                        format_extents(src.impl_map().full().ext, R) +
-                                        "; copy between views of the same shape (use subview to select a part)");
+      throw_copy_extents_differ(dst.label(), src.label(), dst.impl_map().full().ext, src.impl_map().full().ext, R);
   if (dst.size() == 0 || static_cast<const void*>(dst.data()) == static_cast<const void*>(src.data())) return;
   std::size_t ds[R > 0 ? R : 1], ss[R > 0 ? R : 1];
   strides_of(dst, ds);

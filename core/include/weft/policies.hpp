@@ -132,6 +132,13 @@ using launch_bounds_of_t = typename launch_bounds_of<Policy>::type;
 template <class T>
 concept PolicyBound = ViewIndex<T> ||(std::is_class_v<T>&& std::is_convertible_v<T, std::int64_t>);
 [[noreturn]] void throw_team_error(std::string_view label, const std::string& what);
+/// A TeamPolicy's shape refused on a GPU (out of line, not once per policy type): with `space` and team_size 0, a
+/// vector length that is not a power of two up to 32; with `space`, a team size over `max` at that vector length;
+/// without `space`, team size x vector length over the policy's LaunchBounds of `max` threads (core/src/error.cpp;
+/// backends/gpu/include/weft/gpu/team.hpp).
+[[noreturn]] void throw_gpu_team_shape(std::string_view label, const char* space, int team_size, int vector_length,
+                                       int max);
+
 }  // namespace impl
 
 /// A 1-D index range [begin, end) on an execution space instance.

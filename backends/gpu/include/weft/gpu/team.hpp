@@ -246,24 +246,16 @@ class GpuWork<TeamPolicy<P...>> {
     vl_ = p.vector_length();
     auto_ = p.impl_auto_team_size();
     max_ts_ = p.team_size_max();
-    if (vl_ > 32 || (vl_ & (vl_ - 1)))
-      throw_team_error(label,
-                       "vector length " + std::to_string(vl_) + " is not a power of two up to 32 on " + E::name());
+    if (vl_ > 32 || (vl_ & (vl_ - 1))) throw_gpu_team_shape(label, E::name(), 0, vl_, 0);
     const int max = p.team_size_max();
-    if (ts_ > max)
-      throw_team_error(label, "team size " + std::to_string(ts_) + " exceeds the maximum " + std::to_string(max) +
-                                  " of " + E::name() + " at vector length " + std::to_string(vl_) +
-                                  " (1024 threads per block); use weft::AUTO or at most " + std::to_string(max));
+    if (ts_ > max) throw_gpu_team_shape(label, E::name(), ts_, vl_, max);
     constexpr unsigned max_threads = launch_bounds_of_t<Policy>::max_threads;
     if (max_threads > 0) {
       if (auto_) {
         while (ts_ > 1 && unsigned(ts_ * vl_) > max_threads) ts_ /= 2;
         if (max_ts_ > int(max_threads) / vl_) max_ts_ = int(max_threads) / vl_ > 0 ? int(max_threads) / vl_ : 1;
       }
-      if (unsigned(ts_ * vl_) > max_threads)
-        throw_team_error(label, "team size " + std::to_string(ts_) + " x vector length " + std::to_string(vl_) +
-                                    " is over the policy's LaunchBounds of " + std::to_string(max_threads) +
-                                    " threads per block; use a smaller team or raise the bound");
+      if (unsigned(ts_ * vl_) > max_threads) throw_gpu_team_shape(label, nullptr, ts_, vl_, int(max_threads));
     }
     p.impl_check_scratch(label, ts_);
     for (int l = 0; l < 2; ++l) {
