@@ -276,6 +276,20 @@ void shuffle_lane(BlockState& b, int warp_begin, int l, std::uint32_t mask) {
     std::memcpy(me.out, from.in, sizeof(std::uint32_t) * static_cast<std::size_t>(me.words));
 }
 
+/// The results of a collective whose lanes (mask) have all arrived: a ballot's bits on each lane, or each lane's
+/// shuffled value. The scheduler's completion and a one-lane collective's completion in place share it.
+void complete_results(BlockState& b, int warp_begin, std::uint32_t mask, WarpOp op) {
+  if (op == WarpOp::ballot) {
+    std::uint32_t bits = 0;
+    for_lanes(mask, [&](int k) {
+      if (b.threads[warp_begin + k].value) bits |= 1u << k;
+    });
+    for_lanes(mask, [&](int l) { b.threads[warp_begin + l].result = bits; });
+  } else if (op != WarpOp::sync) {
+    for_lanes(mask, [&](int l) { shuffle_lane(b, warp_begin, l, mask); });
+  }
+}
+
 /// Completes the warp collectives that every lane of their mask has reached.
 bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
   bool released = false;
@@ -286,7 +300,7 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
     const int lane = i - warp_begin;
     if (!(mask & (1u << lane))) fail(&b, &t, "warp collective with a mask that excludes the calling lane");
     bool ready = true;
-    for (std::uint32_t m = mask; m && ready; m &= m - 1) {
+    for (std::uint32_t m = mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       const int j = warp_begin + l;
       if (j >= warp_end)
@@ -303,15 +317,7 @@ bool complete_warp_ops(BlockState& b, int warp_begin, int warp_end) {
       if (o.words != t.words) fail(&b, &t, "lanes of one warp shuffled values of different sizes together");
     }
     if (!ready) continue;
-    if (t.op == WarpOp::ballot) {
-      std::uint32_t bits = 0;
-      for_lanes(mask, [&](int k) {
-        if (b.threads[warp_begin + k].value) bits |= 1u << k;
-      });
-      for_lanes(mask, [&](int l) { b.threads[warp_begin + l].result = bits; });
-    } else if (t.op != WarpOp::sync) {
-      for_lanes(mask, [&](int l) { shuffle_lane(b, warp_begin, l, mask); });
-    }
+    complete_results(b, warp_begin, mask, t.op);
     std::uint16_t lanes = 0;
     for_lanes(mask, [&](int l) {
       b.threads[warp_begin + l].state = State::runnable;
@@ -600,10 +606,7 @@ void wait_at_warp(Thread* self, WarpOp op, std::uint32_t mask, int arg, int widt
     // GPU it orders nothing with the other lanes, so it completes here, without a switch, and leaves the warp's
     // epoch (which orders shared-memory accesses between lanes that took part together) and its accesses as
     // they are.
-    if (op == WarpOp::ballot)
-      self->result = self->value ? mask : 0u;
-    else if (op != WarpOp::sync)
-      shuffle_lane(*t_block, self->context.linear - lane, lane, mask);
+    complete_results(*t_block, self->context.linear - lane, mask, op);
     return;
   }
   self->state = State::at_warp;
