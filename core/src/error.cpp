@@ -55,6 +55,21 @@ std::string compose(std::initializer_list<std::string_view> parts, std::initiali
   return s;
 }
 
+std::string cat(std::initializer_list<MessagePiece> pieces) {
+  std::string s;
+  for (const MessagePiece& p : pieces) {
+    if (p.kind == MessagePiece::text_kind)
+      s += p.text;
+    else if (p.kind == MessagePiece::signed_kind)
+      s += std::to_string(static_cast<std::int64_t>(p.bits));
+    else
+      s += std::to_string(p.bits);
+  }
+  return s;
+}
+
+void throw_cat(std::initializer_list<MessagePiece> pieces) { throw Error(cat(pieces)); }
+
 void throw_policy_parts(std::initializer_list<std::string_view> parts, std::initializer_list<std::int64_t> numbers) {
   throw_policy_error(compose(parts, numbers));
 }

@@ -138,11 +138,10 @@ class BinSort {
           bool sort_within_bins = false)
       : keys_(keys), begin_(range_begin), end_(range_end), op_(bin_op), within_(sort_within_bins) {
     if (range_begin < 0 || range_end < range_begin || std::size_t(range_end) > keys.extent(0))
-      throw Error("weft::BinSort: the range [" + std::to_string(range_begin) + ", " + std::to_string(range_end) +
-                  ") is not inside the keys \"" + keys.label() + "\" (" + std::to_string(keys.extent(0)) + ")");
+      impl::throw_cat({"weft::BinSort: the range [", range_begin, ", ", range_end, ") is not inside the keys \"",
+                       keys.label(), "\" (", keys.extent(0), ")"});
     if (bin_op.max_bins() <= 0)
-      throw Error("weft::BinSort: the bin operator has " + std::to_string(bin_op.max_bins()) +
-                  " bins; give it at least one");
+      impl::throw_cat({"weft::BinSort: the bin operator has ", bin_op.max_bins(), " bins; give it at least one"});
   }
   /// An empty BinSort, to assign one to later (Kokkos's default constructor); it holds no keys.
   BinSort() requires std::is_default_constructible_v<BinSortOp> : begin_(0), end_(0), op_(), within_(false) {}
@@ -180,9 +179,9 @@ class BinSort {
         },
         outside);
     if (outside > 0)
-      throw Error("weft::BinSort: " + std::to_string(outside) + " of the " + std::to_string(n) + " keys of \"" +
-                  keys_.label() + "\" fall outside the bin operator's " + std::to_string(nbins) +
-                  " bins (keys outside [min, max] of BinOp1D, or outside the box of BinOp3D); widen the range");
+      impl::throw_cat({"weft::BinSort: ", outside, " of the ", n, " keys of \"", keys_.label(),
+                       "\" fall outside the bin operator's ", nbins,
+                       " bins (keys outside [min, max] of BinOp1D, or outside the box of BinOp3D); widen the range"});
     parallel_scan(
         "weft::BinSort (offsets)", RangePolicy<E>(exec, 0, nbins), WEFT_LAMBDA(int b, size_type& u, bool final) {
           if (final) offsets(b) = u;
@@ -208,10 +207,9 @@ class BinSort {
       throw Error("weft::BinSort::sort(\"" + values.label() + "\"): call create_permute_vector() first");
     if (values_range_end - values_range_begin != n || values_range_begin < 0 ||
         std::size_t(values_range_end) > values.extent(0))
-      throw Error("weft::BinSort::sort(\"" + values.label() + "\"): the values range [" +
-                  std::to_string(values_range_begin) + ", " + std::to_string(values_range_end) + ") of " +
-                  std::to_string(values.extent(0)) + " rows must hold the " + std::to_string(n) +
-                  " keys of the sort's range");
+      impl::throw_cat({"weft::BinSort::sort(\"", values.label(), "\"): the values range [", values_range_begin, ", ",
+                       values_range_end, ") of ", values.extent(0), " rows must hold the ", n,
+                       " keys of the sort's range"});
     if (n == 0) return;
     const auto rows = subview_rows(values, values_range_begin, values_range_end);
     const auto sorted = rows_like(values, std::size_t(n));

@@ -58,7 +58,7 @@ void check_rank1(const V&, const char* fn) {
 template <class A, class B>
 void check_same_size(const char* fn, const A& a, const B& b) {
   if (a.extent(0) != b.extent(0))
-    throw Error(std::string("weft::") + fn + ": View \"" + a.label() + "\" has " + std::to_string(a.extent(0)) +
-                " elements but \"" + b.label() + "\" has " + std::to_string(b.extent(0)) + "; give them the same size");
+    throw_cat({"weft::", fn, ": View \"", a.label(), "\" has ", a.extent(0), " elements but \"", b.label(), "\" has ",
+               b.extent(0), "; give them the same size"});
 }
 }  // namespace weft::impl

@@ -640,8 +640,8 @@ template <ExecutionSpace E, class V, std::integral B, std::integral End>
 void sort(const E& exec, const V& v, B begin, End end) {
   impl::check_rank1(v, "sort");
   if (begin < 0 || end < begin || static_cast<std::size_t>(end) > v.extent(0))
-    throw Error("weft::sort: the range [" + std::to_string(begin) + ", " + std::to_string(end) + ") is not inside \"" +
-                v.label() + "\" (" + std::to_string(v.extent(0)) + " elements)");
+    impl::throw_cat({"weft::sort: the range [", begin, ", ", end, ") is not inside \"", v.label(), "\" (", v.extent(0),
+                     " elements)"});
   sort(exec, subview(v, pair<long, long>(static_cast<long>(begin), static_cast<long>(end))));
 }
 template <class V, std::integral B, std::integral End>
@@ -653,8 +653,8 @@ void sort(const V& v, B begin, End end) {
 template <ExecutionSpace E, class D, class... P, std::integral B, std::integral End>
 void sort(const E& exec, const DynamicView<D, P...>& v, B begin, End end) {
   if (begin < 0 || end < begin || static_cast<std::size_t>(end) > v.size())
-    throw Error("weft::sort: the range [" + std::to_string(begin) + ", " + std::to_string(end) + ") is not inside \"" +
-                v.label() + "\" (" + std::to_string(v.size()) + " elements)");
+    impl::throw_cat(
+        {"weft::sort: the range [", begin, ", ", end, ") is not inside \"", v.label(), "\" (", v.size(), " elements)"});
   using V = DynamicView<D, P...>;
   View<typename V::non_const_value_type*, typename V::memory_space> tmp(
       view_alloc(WithoutInitializing, v.label() + " (sort)"), v.size());

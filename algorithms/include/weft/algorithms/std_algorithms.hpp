@@ -573,9 +573,9 @@ std::size_t vendor_copy_if(const E& exec, const S& src, const D& dst, Pred pred,
       },
       total);
   if (total > size_of(dst))
-    throw Error(std::string("weft::experimental::") + name + ": " + std::to_string(total) + " elements of \"" +
-                src.label() + "\" pass but dst \"" + dst.label() + "\" holds " + std::to_string(dst.extent(0)) +
-                "; give a destination at least as large (count_if tells how many)");
+    weft::impl::throw_cat({"weft::experimental::", name, ": ", total, " elements of \"", src.label(),
+                           "\" pass but dst \"", dst.label(), "\" holds ", dst.extent(0),
+                           "; give a destination at least as large (count_if tells how many)"});
   vendor::select_flagged(exec, vendor::as<U>(src.data()), flags.data(), vendor::as<U>(dst.data()), n);
   return static_cast<std::size_t>(total);
 }
@@ -594,9 +594,9 @@ std::size_t scan_copy_if(const E& exec, const S& src, const D& dst, Pred pred) {
         "weft::experimental::copy_if (count)", Range<E>(exec, 0, n),
         WEFT_LAMBDA(std::int64_t i, std::int64_t & c) { c += pred(src(i)) ? 1 : 0; }, pass);
     if (pass > size_of(dst))
-      throw Error("weft::experimental::copy_if: " + std::to_string(pass) + " elements of \"" + src.label() +
-                  "\" pass but dst \"" + dst.label() + "\" holds " + std::to_string(dst.extent(0)) +
-                  "; give a destination at least as large (count_if tells how many)");
+      weft::impl::throw_cat({"weft::experimental::copy_if: ", pass, " elements of \"", src.label(),
+                             "\" pass but dst \"", dst.label(), "\" holds ", dst.extent(0),
+                             "; give a destination at least as large (count_if tells how many)"});
   }
   std::int64_t total = 0;
   parallel_scan(
@@ -639,9 +639,9 @@ std::size_t copy_if(const E& exec, const S& src, const D& dst, Pred pred) {
   parallel_for("weft::experimental::copy_if (count)", impl::Range<E>(exec, 0, blocks), impl::CallCount<K>{k});
   const std::int64_t total = weft::impl::exclusive_sum_in_place(exec, counts, "weft::experimental::copy_if (offsets)");
   if (total > impl::size_of(dst))
-    throw Error("weft::experimental::copy_if: " + std::to_string(total) + " elements of \"" + src.label() +
-                "\" pass but dst \"" + dst.label() + "\" holds " + std::to_string(dst.extent(0)) +
-                "; give a destination at least as large (count_if tells how many)");
+    weft::impl::throw_cat({"weft::experimental::copy_if: ", total, " elements of \"", src.label(), "\" pass but dst \"",
+                           dst.label(), "\" holds ", dst.extent(0),
+                           "; give a destination at least as large (count_if tells how many)"});
   parallel_for("weft::experimental::copy_if (write)", impl::Range<E>(exec, 0, blocks), impl::CallWrite<K>{k});
   return static_cast<std::size_t>(total);
 }
@@ -805,10 +805,9 @@ std::int64_t count_runs(const E& exec, const K& keys) {
 template <class K, class A, class B>
 void check_runs_fit(const char* name, std::int64_t runs, const K& keys, const A& out_a, const B& out_b) {
   if (runs > size_of(out_a) || runs > size_of(out_b))
-    throw Error(std::string("weft::experimental::") + name + ": " + std::to_string(runs) + " runs of keys in \"" +
-                keys.label() + "\" but the outputs \"" + out_a.label() + "\" and \"" + out_b.label() + "\" hold " +
-                std::to_string(out_a.extent(0)) + " and " + std::to_string(out_b.extent(0)) +
-                "; give outputs as large as the number of runs");
+    weft::impl::throw_cat({"weft::experimental::", name, ": ", runs, " runs of keys in \"", keys.label(),
+                           "\" but the outputs \"", out_a.label(), "\" and \"", out_b.label(), "\" hold ",
+                           out_a.extent(0), " and ", out_b.extent(0), "; give outputs as large as the number of runs"});
 }
 /// The by-key paths' shared conditions: keys and values of types CUB is instantiated for, outputs of the same
 /// types, every View contiguous and none overlapping another.
@@ -860,9 +859,9 @@ std::size_t reduce_by_key(const E& exec, const K& keys, const V& values, const O
   }
   auto [starts, runs] = impl::run_starts(exec, keys);
   if (runs > out_keys.extent(0) || runs > out_values.extent(0))
-    throw Error("weft::experimental::reduce_by_key: " + std::to_string(runs) + " runs of keys in \"" + keys.label() +
-                "\" but the outputs hold " + std::to_string(out_keys.extent(0)) + " and " +
-                std::to_string(out_values.extent(0)) + "; give outputs as large as the number of runs");
+    weft::impl::throw_cat({"weft::experimental::reduce_by_key: ", runs, " runs of keys in \"", keys.label(),
+                           "\" but the outputs hold ", out_keys.extent(0), " and ", out_values.extent(0),
+                           "; give outputs as large as the number of runs"});
   using T = typename OV::non_const_value_type;
   View<T*, typename OV::memory_space> sums(view_alloc(WithoutInitializing, "weft::reduce_by_key (running sums)"), n);
   impl::segmented_sum<false>(exec, keys, values, sums, T{});
@@ -924,10 +923,10 @@ std::size_t run_length_encode(const E& exec, const V& in, const OU& out_unique, 
       if (impl::size_of(out_unique) < n || impl::size_of(out_counts) < n) {
         const std::int64_t runs = impl::count_runs(exec, in);
         if (runs > impl::size_of(out_unique) || runs > impl::size_of(out_counts))
-          throw Error("weft::experimental::run_length_encode: " + std::to_string(runs) + " runs in \"" + in.label() +
-                      "\" but \"" + out_unique.label() + "\" and \"" + out_counts.label() + "\" hold " +
-                      std::to_string(out_unique.extent(0)) + " and " + std::to_string(out_counts.extent(0)) +
-                      "; give outputs as large as the number of runs");
+          weft::impl::throw_cat({"weft::experimental::run_length_encode: ", runs, " runs in \"", in.label(),
+                                 "\" but \"", out_unique.label(), "\" and \"", out_counts.label(), "\" hold ",
+                                 out_unique.extent(0), " and ", out_counts.extent(0),
+                                 "; give outputs as large as the number of runs"});
       }
       using U = impl::vendor::key_t<T>;
       using CU = std::conditional_t<sizeof(C) == 4, std::int32_t, std::int64_t>;
@@ -939,10 +938,9 @@ std::size_t run_length_encode(const E& exec, const V& in, const OU& out_unique, 
   auto [starts, runs] = impl::run_starts(exec, in);
   if (static_cast<std::int64_t>(runs) > impl::size_of(out_unique) ||
       static_cast<std::int64_t>(runs) > impl::size_of(out_counts))
-    throw Error("weft::experimental::run_length_encode: " + std::to_string(runs) + " runs in \"" + in.label() +
-                "\" but \"" + out_unique.label() + "\" and \"" + out_counts.label() + "\" hold " +
-                std::to_string(out_unique.extent(0)) + " and " + std::to_string(out_counts.extent(0)) +
-                "; give outputs as large as the number of runs");
+    weft::impl::throw_cat({"weft::experimental::run_length_encode: ", runs, " runs in \"", in.label(), "\" but \"",
+                           out_unique.label(), "\" and \"", out_counts.label(), "\" hold ", out_unique.extent(0),
+                           " and ", out_counts.extent(0), "; give outputs as large as the number of runs"});
   auto st = starts;
   parallel_for(
       "weft::experimental::run_length_encode", impl::Range<E>(exec, 0, static_cast<std::int64_t>(runs)),

@@ -87,9 +87,8 @@ class DualView {
   DualView(const t_dev& d, const t_host& h) : d_view(d), h_view(h), flags_(make_flags(d.label())) {
     for (int k = 0; k < rank; ++k)
       if (d.extent(k) != h.extent(k))
-        impl::throw_error("DualView \"" + d.label() + "\": the device and host Views differ in extent " +
-                          std::to_string(k) + " (" + std::to_string(d.extent(k)) + " and " +
-                          std::to_string(h.extent(k)) + "); give two Views of one shape");
+        impl::throw_cat({"DualView \"", d.label(), "\": the device and host Views differ in extent ", k, " (",
+                         d.extent(k), " and ", h.extent(k), "); give two Views of one shape"});
   }
   /// The parts of another DualView (subview, conversions): shares its flags.
   template <class D2, class H2>

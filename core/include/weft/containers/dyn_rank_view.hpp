@@ -202,8 +202,8 @@ class DynRankView {
     static_assert(N >= 0 && N <= max_rank, "weft::DynRankView: a View of rank 0 to 7");
     using V = View<typename impl::add_pointers<value_type, N>::type, array_layout, device_type, memory_traits>;
     if (static_cast<unsigned>(N) != rank_)
-      throw Error("weft::DynRankView \"" + label() + "\" has rank " + std::to_string(rank_) +
-                  "; it cannot be viewed as a View of rank " + std::to_string(N));
+      impl::throw_cat(
+          {"weft::DynRankView \"", label(), "\" has rank ", rank_, "; it cannot be viewed as a View of rank ", N});
     impl::ViewOffset<array_layout, N> m;
     for (int k = 0; k < N; ++k) {
       m.ext[k] = view_.extent(k);
@@ -299,9 +299,8 @@ auto as_dyn_rank(const V& v) {
 template <class A, class B>
 void check_same_rank(const A& dst, const B& src) {
   if (dst.rank() != src.rank())
-    throw Error("weft::deep_copy: DynRankView \"" + dst.label() + "\" has rank " + std::to_string(dst.rank()) +
-                " but its source \"" + src.label() + "\" has rank " + std::to_string(src.rank()) +
-                "; copy between views of the same rank and extents");
+    throw_cat({"weft::deep_copy: DynRankView \"", dst.label(), "\" has rank ", dst.rank(), " but its source \"",
+               src.label(), "\" has rank ", src.rank(), "; copy between views of the same rank and extents"});
 }
 }  // namespace impl
 
@@ -419,8 +418,8 @@ requires(sizeof...(N) <= 7) void realloc(const impl::ViewAllocProps<>& props, Dy
 template <class D, class... P, class... Args>
 requires(sizeof...(Args) <= 7) auto subdynrankview(const DynRankView<D, P...>& v, const Args&... args) {
   if (sizeof...(Args) < v.rank())
-    throw Error("weft::subdynrankview of \"" + v.label() + "\": " + std::to_string(sizeof...(Args)) +
-                " arguments for rank " + std::to_string(v.rank()) + "; give one (index, ALL or range) per dimension");
+    impl::throw_cat({"weft::subdynrankview of \"", v.label(), "\": ", sizeof...(Args), " arguments for rank ", v.rank(),
+                     "; give one (index, ALL or range) per dimension"});
   const bool kept[] = {!(std::is_integral_v<Args> || std::is_enum_v<Args>)..., false};
   unsigned rank = 0;
   for (unsigned k = 0; k < v.rank(); ++k) rank += kept[k] ? 1 : 0;

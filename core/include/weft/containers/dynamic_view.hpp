@@ -89,15 +89,14 @@ class DynamicView {
   DynamicView(const impl::ViewAllocProps<>& props, unsigned min_chunk_size, std::size_t max_extent) {
     const std::uint64_t chunk = std::bit_ceil(std::uint64_t(min_chunk_size ? min_chunk_size : 1));
     if (chunk > (std::uint64_t(1) << 31))
-      throw Error("weft::DynamicView \"" + props.label + "\": a chunk of " + std::to_string(min_chunk_size) +
-                  " elements is too large (at most 2^31); give a smaller min_chunk_size");
+      impl::throw_cat({"weft::DynamicView \"", props.label, "\": a chunk of ", min_chunk_size,
+                       " elements is too large (at most 2^31); give a smaller min_chunk_size"});
     shift_ = static_cast<unsigned>(std::countr_zero(chunk));
     mask_ = static_cast<unsigned>(chunk - 1);
     const std::uint64_t chunks = (std::uint64_t(max_extent) + mask_) >> shift_;
     if (chunks > 0xffffffffu)
-      throw Error("weft::DynamicView \"" + props.label + "\": " + std::to_string(max_extent) +
-                  " elements in chunks of " + std::to_string(chunk) + " need " + std::to_string(chunks) +
-                  " chunks, more than 2^32-1; give a larger min_chunk_size");
+      impl::throw_cat({"weft::DynamicView \"", props.label, "\": ", max_extent, " elements in chunks of ", chunk,
+                       " need ", chunks, " chunks, more than 2^32-1; give a larger min_chunk_size"});
     chunk_max_ = static_cast<unsigned>(chunks);
     control_ = View<Control, HostSpace>(view_alloc(SequentialHostInit, props.label + " (DynamicView control)"));
     Control& c = *control_.data();
@@ -198,14 +197,14 @@ class DynamicView {
           "min_chunk_size, max_extent) first");
     Control& c = control();
     if (n_in < I(0))
-      throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n_in) +
-                  ") is negative; give the number of elements");
+      impl::throw_cat(
+          {"weft::DynamicView \"", c.label, "\": resize_serial(", n_in, ") is negative; give the number of elements"});
     const std::size_t n = static_cast<std::size_t>(n_in);
     const std::uint64_t need = (std::uint64_t(n) + mask_) >> shift_;
     if (need > chunk_max_)
-      throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n) + ") exceeds its " +
-                  std::to_string(std::uint64_t(chunk_max_) << shift_) + " elements (" + std::to_string(chunk_max_) +
-                  " chunks of " + std::to_string(chunk_size()) + "); construct it with a larger max_extent");
+      impl::throw_cat({"weft::DynamicView \"", c.label, "\": resize_serial(", n, ") exceeds its ",
+                       std::uint64_t(chunk_max_) << shift_, " elements (", chunk_max_, " chunks of ", chunk_size(),
+                       "); construct it with a larger max_extent"});
     execution_space exec;
     exec.fence();
     while (c.chunks.size() > need) {
@@ -246,9 +245,9 @@ class DynamicView {
     printf("weft: DynamicView index %lld is outside its %llu elements\n", i, (unsigned long long)size());
     WEFT_IMPL_DEVICE_TRAP();
 #else
-    const std::string m = "DynamicView \"" + label() + "\" indexed (" + std::to_string(i) + ") but its size is " +
-                          std::to_string(size()) + "; resize_serial first";
-    impl::abort_with(m.c_str());
+    impl::abort_with(
+        impl::cat({"DynamicView \"", label(), "\" indexed (", i, ") but its size is ", size(), "; resize_serial first"})
+            .c_str());
 #endif
   }
 

@@ -290,9 +290,9 @@ class ScatterView {
                   "weft::contribute: the destination must be in the ScatterView's memory space");
     for (int k = 0; k < rank; ++k)
       if (dest.extent(k) != orig_.extent(k))
-        impl::throw_error("contribute: View \"" + dest.label() + "\" has extent " + std::to_string(dest.extent(k)) +
-                          " in dimension " + std::to_string(k) + " but ScatterView of \"" + orig_.label() + "\" has " +
-                          std::to_string(orig_.extent(k)) + "; give a View of the same shape");
+        impl::throw_cat({"contribute: View \"", dest.label(), "\" has extent ", dest.extent(k), " in dimension ", k,
+                         " but ScatterView of \"", orig_.label(), "\" has ", orig_.extent(k),
+                         "; give a View of the same shape"});
     // thread 0's contributions (and what the View held) are in the View itself; the other threads' in the copies
     if (dest.data() != orig_.data()) combine(exec, dest, orig_.data(), 1);
     if (dups_.is_allocated()) combine(exec, dest, dups_.data(), copies_ - 1);

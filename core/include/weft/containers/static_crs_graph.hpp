@@ -154,8 +154,8 @@ typename Graph::staticcrsgraph_type create_staticcrsgraph(const std::string& lab
   for (std::size_t i = 0; i < input.size(); ++i) {
     if constexpr (std::is_signed_v<InputSize>)
       if (input[i] < 0)
-        impl::throw_error("create_staticcrsgraph \"" + label + "\": row " + std::to_string(i) +
-                          " has a negative length (" + std::to_string(input[i]) + ")");
+        impl::throw_cat({"create_staticcrsgraph \"", label, "\": row ", i, " has a negative length (",
+                         static_cast<std::int64_t>(input[i]), ")"});
     host(i + 1) = static_cast<typename Graph::size_type>(sum += static_cast<std::size_t>(input[i]));
   }
   deep_copy(row_map, host);

@@ -24,8 +24,7 @@ using TokenLocks = View<unsigned*, typename Exec::memory_space>;
 
 template <class Exec>
 TokenLocks<Exec> make_token_locks(int size) {
-  if (size <= 0)
-    throw_error("UniqueToken: the size must be positive (got " + std::to_string(size) + " for " + Exec::name() + ")");
+  if (size <= 0) throw_cat({"UniqueToken: the size must be positive (got ", size, " for ", Exec::name(), ")"});
   TokenLocks<Exec> locks("weft::UniqueToken locks", static_cast<std::size_t>(size) + 1);
   deep_copy(locks, 0u);
   return locks;
@@ -71,8 +70,7 @@ class UniqueToken {
   /// At most max_size tokens (Instance scope only): with fewer tokens than threads, threads wait for one.
   explicit UniqueToken(size_type max_size, const Exec& exec = Exec()) requires(Scope == UniqueTokenScope::Instance)
       : size_(max_size) {
-    if (max_size <= 0)
-      impl::throw_error("UniqueToken(max_size): max_size must be positive (got " + std::to_string(max_size) + ")");
+    if (max_size <= 0) impl::throw_cat({"UniqueToken(max_size): max_size must be positive (got ", max_size, ")"});
     if (!Exec::impl_is_host_space || max_size < exec.concurrency()) locks_ = impl::make_token_locks<Exec>(max_size);
   }
 

@@ -345,8 +345,8 @@ class UnorderedMap {
     // Kokkos's: 7/6 of the hint, rounded up to a multiple of 128.
     const std::uint64_t want = hint ? (7ull * hint / 6u + 127u) / 128u * 128u : 128u;
     if (want >= (std::uint64_t(1) << 31))  // the table's 2 x capacity slots hold an index + 2 in 32 bits
-      impl::throw_error("UnorderedMap: a capacity hint of " + std::to_string(hint) +
-                        " keys is more than one map holds (2^31 - 1 with Kokkos's headroom); use several maps");
+      impl::throw_cat({"UnorderedMap: a capacity hint of ", hint,
+                       " keys is more than one map holds (2^31 - 1 with Kokkos's headroom); use several maps"});
     return static_cast<size_type>(want);
   }
   /// The map's Views, named "<label>" (the index states, which carry the map's label), "<label> keys", ...
