@@ -197,14 +197,16 @@ class DynamicView {
           "min_chunk_size, max_extent) first");
     Control& c = control();
     if (n_in < I(0))
-      impl::throw_cat(
-          {"weft::DynamicView \"", c.label, "\": resize_serial(", n_in, ") is negative; give the number of elements"});
+      // (string building here, not impl::throw_cat's braced list: nvcc 13's front end garbles a braced list in this
+      // constrained member template into a comma expression)
+      throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n_in) +
+                  ") is negative; give the number of elements");
     const std::size_t n = static_cast<std::size_t>(n_in);
     const std::uint64_t need = (std::uint64_t(n) + mask_) >> shift_;
     if (need > chunk_max_)
-      impl::throw_cat({"weft::DynamicView \"", c.label, "\": resize_serial(", n, ") exceeds its ",
-                       std::uint64_t(chunk_max_) << shift_, " elements (", chunk_max_, " chunks of ", chunk_size(),
-                       "); construct it with a larger max_extent"});
+      throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n) + ") exceeds its " +
+                  std::to_string(std::uint64_t(chunk_max_) << shift_) + " elements (" + std::to_string(chunk_max_) +
+                  " chunks of " + std::to_string(chunk_size()) + "); construct it with a larger max_extent");
     execution_space exec;
     exec.fence();
     while (c.chunks.size() > need) {
