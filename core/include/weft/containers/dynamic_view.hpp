@@ -197,8 +197,8 @@ class DynamicView {
           "min_chunk_size, max_extent) first");
     Control& c = control();
     if (n_in < I(0))
-      // (string building here, not impl::throw_cat's braced list: nvcc 13's front end garbles a braced list in this
-      // constrained member template into a comma expression)
+      // (string building here, not impl::throw_cat's braced list: nvcc 13's cudafe rewrites that call as
+      // throw_cat(({...})), which g++ then reads as a statement expression)
       throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n_in) +
                   ") is negative; give the number of elements");
     const std::size_t n = static_cast<std::size_t>(n_in);
