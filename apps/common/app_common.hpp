@@ -47,6 +47,10 @@ struct UsageError : std::runtime_error {
 /// It ends the whole job (MPI_Abort) unless every rank raised the error, since the other ranks may be waiting
 /// for this one and MPI_Finalize would wait for them.
 inline void (*g_end_job_on_error)(const std::exception& error, bool every_rank) = nullptr;
+/// Set by app_mpi.hpp in the MPI apps: every rank calls it once at start-up with whether it was asked for --help or
+/// --weft-help; it returns when all ranks agree and raises a UsageError on every rank when only some were asked
+/// (a rank that stopped alone would leave the others waiting for it in MPI's start-up forever).
+inline void (*g_agree_on_help)(const std::string& app, bool help) = nullptr;
 [[noreturn]] inline void usage_error(const std::string& app, const std::string& message) {
   throw UsageError(app + ": " + message + " (try --help)");
 }
@@ -313,10 +317,15 @@ int main_body(int& argc, char* argv[], const char* app, const std::string& usage
     std::fprintf(stderr, "%s: %s\n", app, e.what());
     return 2;
   }
-  if (weft_help) return 0;
   try {
+    if (weft_help) {
+      if (g_agree_on_help) g_agree_on_help(app, true);
+      return 0;
+    }
     Args args(app, argc, argv);
-    if (args.flag("--help") || args.flag("--h")) {
+    const bool help = args.flag("--help") || args.flag("--h");
+    if (g_agree_on_help) g_agree_on_help(app, help);
+    if (help) {
       std::fputs(usage.c_str(), stdout);
       return 0;
     }

@@ -37,6 +37,24 @@ inline void agree_parameters(const weft::comm::Communicator& world, const std::s
     }
 }
 
+/// weft_app::main's start-up agreement on --help / --weft-help (g_agree_on_help): one allreduce of the flag's
+/// largest and smallest value over the job. A rank that printed its help and exited 0 alone would leave the other
+/// ranks waiting for it in MPI's start-up; now every rank stops with a usage error instead.
+inline void agree_on_help(const std::string& app, bool help) {
+  const auto world = weft::comm::world();
+  if (world.size() == 1) return;
+  weft::View<double*, weft::HostSpace> v("weft_app help", 2);
+  v(0) = help ? 1 : 0;
+  v(1) = help ? -1 : 0;
+  world.allreduce(weft::DefaultHostExecutionSpace(), v, weft::comm::Max{});
+  if (v(0) != -v(1))
+    throw UsageError(app + ": --help or --weft-help was given to some ranks only (rank " +
+                         std::to_string(world.rank()) + (help ? " has it" : " has not") +
+                         "); give it to every rank or to none",
+                     world.size() == weft::comm::job_size());
+}
+inline const bool g_agree_on_help_installed = (g_agree_on_help = &agree_on_help, true);
+
 /// The MPI apps' error policy (docs in apps/README.md, "Errors on some ranks"): an error raised on every rank
 /// at once (the parameter agreement above, a comm::CollectiveError of the whole job) is reported by each rank,
 /// which then finalizes and exits 2; any other error, seen by some ranks only while others may be waiting for

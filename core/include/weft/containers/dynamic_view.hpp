@@ -93,7 +93,7 @@ class DynamicView {
                        " elements is too large (at most 2^31); give a smaller min_chunk_size"});
     shift_ = static_cast<unsigned>(std::countr_zero(chunk));
     mask_ = static_cast<unsigned>(chunk - 1);
-    const std::uint64_t chunks = (std::uint64_t(max_extent) + mask_) >> shift_;
+    const std::uint64_t chunks = chunks_for(max_extent);
     if (chunks > 0xffffffffu)
       impl::throw_cat({"weft::DynamicView \"", props.label, "\": ", max_extent, " elements in chunks of ", chunk,
                        " need ", chunks, " chunks, more than 2^32-1; give a larger min_chunk_size"});
@@ -202,7 +202,7 @@ class DynamicView {
       throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n_in) +
                   ") is negative; give the number of elements");
     const std::size_t n = static_cast<std::size_t>(n_in);
-    const std::uint64_t need = (std::uint64_t(n) + mask_) >> shift_;
+    const std::uint64_t need = chunks_for(n);
     if (need > chunk_max_)
       throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n) + ") exceeds its " +
                   std::to_string(std::uint64_t(chunk_max_) << shift_) + " elements (" + std::to_string(chunk_max_) +
@@ -233,6 +233,10 @@ class DynamicView {
 
  private:
   Control& control() const { return *control_.data(); }
+  /// Whole chunks holding n elements, without the wrap of (n + mask) >> shift for n near SIZE_MAX.
+  std::uint64_t chunks_for(std::size_t n) const {
+    return (std::uint64_t(n) >> shift_) + ((std::uint64_t(n) & mask_) != 0 ? 1 : 0);
+  }
   WEFT_INLINE_FUNCTION void note_capture() const {
 #if WEFT_IMPL_ACCESS_HOOKS
     if (impl::t_view_capture && control_.data()) [[unlikely]]
