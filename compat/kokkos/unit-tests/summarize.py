@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """One table row from a GoogleTest program's output (run.sh), or the total line of the rows.
 
-  summarize.py RUN_LOG NAME EXIT_STATUS   -> | NAME | yes | run | passed | failed | skipped | first failure |
-  summarize.py --total ROW ...            -> | total: files compiled/files | ... |
+  summarize.py RUN_LOG NAME EXIT_STATUS   -> | NAME | yes | run | passed | failed | skipped | result | first failure |
+  summarize.py --total ROW ...            -> | total | compiled/files | ... | passing files | |
 
 Counts come from the per-test lines before GoogleTest's closing summary, so a program that crashed or timed out
-in a test still counts the tests it finished and the one it died in as failed."""
+in a test still counts the tests it finished and the one it died in as failed. A file passes (result "pass") only
+when it ran at least one test, none failed, and the program exited 0: one that crashes or exits non-zero after its
+last test, or runs no test at all, is "FAIL" with the reason."""
 import re
 import sys
 
@@ -37,16 +39,20 @@ def row(log, name, status):
         failed_names.append(current)
         note = {124: " (timed out)"}.get(status, f" (ended with status {status})")
     elif status != 0 and not failed_names:
-        note = f"exit status {status}"
+        note = ("timed out after its last test" if status == 124 else
+                f"exit status {status} after its last test")
+    elif status == 0 and run == 0:
+        note = "no test ran"
     failed = run - ok - skipped
     first = (failed_names[0] + note) if failed_names else note
     extra = f" and {len(failed_names) - 1} more" if len(failed_names) > 1 else ""
-    return f"| {name} | yes | {run} | {ok} | {failed} | {skipped} | {first}{extra} |"
+    result = "pass" if status == 0 and run > 0 and failed == 0 else "FAIL"
+    return f"| {name} | yes | {run} | {ok} | {failed} | {skipped} | {result} | {first}{extra} |"
 
 
 def total(rows):
     files = len(rows)
-    compiled = run = ok = failed = skipped = 0
+    compiled = run = ok = failed = skipped = passing = 0
     for r in rows:
         cells = [c.strip() for c in r.strip().strip("|").split("|")]
         if cells[1] != "yes":
@@ -54,7 +60,8 @@ def total(rows):
         compiled += 1
         run, ok, failed, skipped = (run + int(cells[2]), ok + int(cells[3]), failed + int(cells[4]),
                                     skipped + int(cells[5]))
-    return (f"| **total** | {compiled}/{files} | {run} | {ok} | {failed} | {skipped} | |")
+        passing += cells[6] == "pass"
+    return (f"| **total** | {compiled}/{files} | {run} | {ok} | {failed} | {skipped} | {passing}/{files} pass | |")
 
 
 if __name__ == "__main__":
