@@ -70,6 +70,11 @@ std::string cat(std::initializer_list<MessagePiece> pieces) {
 
 void throw_cat(std::initializer_list<MessagePiece> pieces) { throw Error(cat(pieces)); }
 
+void throw_bitset_sizes(const char* what, unsigned dst, unsigned src) {
+  throw Error(std::string("weft::deep_copy(") + what + ", Bitset): the destination has " + std::to_string(dst) +
+              " bits and the source " + std::to_string(src) + "; give bitsets of the same size");
+}
+
 void throw_policy_parts(std::initializer_list<std::string_view> parts, std::initializer_list<std::int64_t> numbers) {
   throw_policy_error(compose(parts, numbers));
 }
@@ -173,6 +178,15 @@ void throw_no_copy_mechanism(const std::string& dst_label, const std::string& sr
               "), so as in Kokkos both must be contiguous; copy through a contiguous View on the non-contiguous "
               "side (deep_copy the part into it where it lives), or build against <weft/...>, whose deep_copy "
               "stages such copies");
+}
+
+void throw_offset_view_error(std::string_view label, const std::string& what) {
+  if (kokkos_error_style()) {  // Kokkos's OffsetView death tests: the program ends with Kokkos's words
+    std::fprintf(stderr, "Kokkos::Experimental::OffsetView ERROR: %s\n", what.c_str());
+    std::fflush(stderr);
+    std::abort();
+  }
+  throw Error("weft::OffsetView " + quote(label) + ": " + what);
 }
 
 void throw_policy_error(const std::string& what) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -67,6 +68,94 @@ bool same_bits(T a, T b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 }  // namespace
+
+struct NestedGreater {
+  WEFT_INLINE_FUNCTION bool operator()(double a, double b) const { return a > b; }
+};
+
+/// Segments of every length from 0 to past a power of two, each sorted by a team (sort_team, sort_by_key_team) and by
+/// one thread with its vector lanes (sort_thread, sort_by_key_thread), ascending and descending, against std::sort;
+/// by-key sorts move each key's value (the value is the key's original index, so the pairs are checked too).
+TEST_CASE_TEMPLATE("nested sorts: team and thread, by key, comparators, any length", E, WEFT_TEST_EXEC_SPACES) {
+  std::vector<int> lengths = {0, 1, 2, 3, 5, 31, 32, 33, 64, 100, 257, 1000, 1025};
+  std::vector<int> offsets(1, 0);
+  for (int len : lengths) offsets.push_back(offsets.back() + len);
+  const int total = offsets.back(), segs = static_cast<int>(lengths.size());
+  const std::uint64_t seed = 0x5e57;
+  INFO("seed " << seed);
+  auto vals = weft_test::random_values<double>(total, seed, -50.0, 50.0);
+  for (int i = 0; i < total; i += 7) vals[i] = std::round(vals[i]);  // duplicates
+  weft::View<int*, E> off("offsets", segs + 1);
+  weft_test::upload(off, offsets);
+  using member = typename weft::TeamPolicy<E>::member_type;
+  for (int mode = 0; mode < 8; ++mode) {
+    const bool by_thread = mode & 1, descending = mode & 2, by_key = mode & 4;
+    CAPTURE(by_thread);
+    CAPTURE(descending);
+    CAPTURE(by_key);
+    weft::View<double*, E> keys("keys", total);
+    weft::View<int*, E> idx("idx", total);
+    weft_test::upload(keys, vals);
+    std::vector<int> iota(total);
+    std::iota(iota.begin(), iota.end(), 0);
+    weft_test::upload(idx, iota);
+    if (!by_thread) {
+      weft::parallel_for(
+          weft::TeamPolicy<E>(segs, weft::AUTO, 4), WEFT_LAMBDA(const member& t) {
+            const int s = t.league_rank();
+            auto k = weft::subview(keys, weft::pair<int, int>(off(s), off(s + 1)));
+            auto v = weft::subview(idx, weft::pair<int, int>(off(s), off(s + 1)));
+            if (by_key && descending)
+              weft::sort_by_key_team(t, k, v, NestedGreater{});
+            else if (by_key)
+              weft::sort_by_key_team(t, k, v);
+            else if (descending)
+              weft::sort_team(t, k, NestedGreater{});
+            else
+              weft::sort_team(t, k);
+          });
+    } else {
+      // teams of up to 4 threads: thread r of team l sorts segment ts * l + r
+      const int ts = std::min(4, weft::TeamPolicy<E>(1, 1).team_size_max());
+      weft::parallel_for(
+          weft::TeamPolicy<E>((segs + ts - 1) / ts, ts, 4), WEFT_LAMBDA(const member& t) {
+            const int s = t.league_rank() * t.team_size() + t.team_rank();
+            if (s >= segs) return;
+            auto k = weft::subview(keys, weft::pair<int, int>(off(s), off(s + 1)));
+            auto v = weft::subview(idx, weft::pair<int, int>(off(s), off(s + 1)));
+            if (by_key && descending)
+              weft::sort_by_key_thread(t, k, v, NestedGreater{});
+            else if (by_key)
+              weft::sort_by_key_thread(t, k, v);
+            else if (descending)
+              weft::sort_thread(t, k, NestedGreater{});
+            else
+              weft::sort_thread(t, k);
+          });
+    }
+    auto hk = weft_test::on_host(keys);
+    auto hi = weft_test::on_host(idx);
+    int bad = 0;
+    for (int s = 0; s < segs; ++s) {
+      std::vector<double> ref(vals.begin() + offsets[s], vals.begin() + offsets[s + 1]);
+      if (descending)
+        std::sort(ref.begin(), ref.end(), std::greater<>());
+      else
+        std::sort(ref.begin(), ref.end());
+      std::vector<int> used(total, 0);
+      for (int i = offsets[s]; i < offsets[s + 1]; ++i) {
+        bad += hk(i) != ref[i - offsets[s]];
+        if (by_key) {  // the value travelled with its key: a permutation of the segment's indices
+          const int from = hi(i);
+          bad += from < offsets[s] || from >= offsets[s + 1] || vals[from] != hk(i) || used[from]++;
+        } else {
+          bad += hi(i) != i;
+        }
+      }
+    }
+    CHECK(bad == 0);
+  }
+}
 
 TEST_CASE_TEMPLATE("sort: arithmetic keys by radix, against std::stable_sort", E, WEFT_TEST_EXEC_SPACES) {
   using M = typename E::memory_space;

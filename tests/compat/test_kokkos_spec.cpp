@@ -1,6 +1,7 @@
 // What Kokkos 4.6's own unit tests pin down (compat/kokkos/unit-tests runs those by hand; CI cannot fetch them):
 // each name or behaviour the drop-in gained for them, checked here on every execution space of the build against
 // an independent reference (a serial loop or a closed form).
+#include <Kokkos_Bitset.hpp>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
 #include <Kokkos_DynRankView.hpp>
@@ -1327,4 +1328,91 @@ TEST_CASE_TEMPLATE("deep_copy of strided Views between mutually unreachable spac
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 4; ++j) wrong += back(i, j) != (j == 3 ? 1.5 * i - 0.5 + 7 : 0.0);
   CHECK(wrong == 0);
+}
+
+TEST_CASE_TEMPLATE("Kokkos names: 3-argument hypot, Bitset with tie, a managed View type on team scratch", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  // hypot(x, y, z) in kernels, float and double and mixed, against long double; huge and tiny values stay finite
+  const int n = 64;
+  const auto r = weft_test::random_values<double>(3 * n, 77, -1e3, 1e3);
+  Kokkos::View<double* [3], E> in("in", n);
+  Kokkos::View<double* [2], E> out("out", n);
+  {
+    auto h = Kokkos::create_mirror_view(in);
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c) h(i, c) = r[3 * i + c] * (i % 4 == 1 ? 1e300 : i % 4 == 2 ? 1e-300 : 1.0);
+    Kokkos::deep_copy(in, h);
+  }
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, n), KOKKOS_LAMBDA(int i) {
+        out(i, 0) = Kokkos::hypot(in(i, 0), in(i, 1), in(i, 2));
+        out(i, 1) = Kokkos::hypot(float(in(i, 0) * 1e-300), 2, in(i, 2) * 1e-300);  // float, int, double
+      });
+  auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in);
+  auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  int bad = 0;
+  for (int i = 0; i < n; ++i) {
+    const long double a = hi(i, 0), b = hi(i, 1), c = hi(i, 2), m = std::max({fabsl(a), fabsl(b), fabsl(c)});
+    const long double ref = m * sqrtl((a / m) * (a / m) + (b / m) * (b / m) + (c / m) * (c / m));
+    bad += !(std::fabs(ho(i, 0) - double(ref)) <= 4e-16 * double(ref));
+    const long double a2 = float(hi(i, 0) * 1e-300), c2 = hi(i, 2) * 1e-300;
+    const double ref2 = double(sqrtl(a2 * a2 + 4 + c2 * c2));
+    bad += !(std::fabs(ho(i, 1) - ref2) <= 4e-16 * ref2);
+  }
+  CHECK(bad == 0);
+  static_assert(std::is_same_v<decltype(Kokkos::hypot(1.f, 2.f, 3.f)), float>);
+  static_assert(std::is_same_v<decltype(Kokkos::hypot(1.f, 2, 3.f)), double>);
+
+  // Kokkos::Bitset through the drop-in: each team claims a free bit near its hint (Kokkos's search idiom)
+  const unsigned bits = 200;
+  Kokkos::Bitset<E> used(bits);
+  Kokkos::View<unsigned*, E> got("got", bits);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<E>(0, bits), KOKKOS_LAMBDA(unsigned i) {
+        unsigned hint = (i * 37u) % bits;
+        bool found = false;
+        got(i) = ~0u;
+        // each failed set() is another item's success, so this many tries always suffice
+        for (unsigned tries = 0; tries < bits * (used.max_hint() + 1) && got(i) == ~0u; ++tries) {
+          Kokkos::tie(found, hint) = used.find_any_unset_near(hint, i % 4);
+          if (found && used.set(hint)) got(i) = hint;
+        }
+      });
+  CHECK(used.count() == bits);
+  auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
+  std::vector<int> seen(bits);
+  for (unsigned i = 0; i < bits; ++i)
+    if (hg(i) < bits) ++seen[hg(i)];
+  CHECK(std::count(seen.begin(), seen.end(), 1) == int(bits));  // every bit claimed exactly once
+  Kokkos::ConstBitset<E> cb(used);
+  CHECK(cb.count() == bits);
+
+  // MDRangePolicy's public bounds and tiles (the default tile filled in)
+  Kokkos::MDRangePolicy<E, Kokkos::Rank<2>> md({1, 2}, {5, 9}, {2, 0});
+  CHECK(md.m_lower[0] == 1);
+  CHECK(md.m_lower[1] == 2);
+  CHECK(md.m_upper[0] == 5);
+  CHECK(md.m_upper[1] == 9);
+  CHECK(md.m_tile[0] == 2);
+  CHECK(md.m_tile[1] >= 1);
+
+  // a View type without MemoryUnmanaged on team scratch (Kokkos makes it unmanaged)
+  using policy = Kokkos::TeamPolicy<E>;
+  using scratch_view = Kokkos::View<double*, typename E::scratch_memory_space>;
+  using plain_view = Kokkos::View<double*, E>;  // managed type, constructed on scratch
+  const int league = 9, len = 40;
+  Kokkos::View<double*, E> sums("sums", league);
+  Kokkos::parallel_for(
+      policy(league, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(2 * scratch_view::shmem_size(len))),
+      KOKKOS_LAMBDA(const typename policy::member_type& t) {
+        plain_view s(t.team_scratch(0), len);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(t, len), [&](int k) { s(k) = t.league_rank() + 0.5 * k; });
+        t.team_barrier();
+        double acc = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(t, len), [&](int k, double& a) { a += s(k); }, acc);
+        Kokkos::single(Kokkos::PerTeam(t), [&]() { sums(t.league_rank()) = acc; });
+      });
+  auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sums);
+  for (int l = 0; l < league; ++l) CHECK(hs(l) == doctest::Approx(len * l + 0.5 * len * (len - 1) / 2));
 }

@@ -22,8 +22,8 @@ weft_compile_fail(deep_copy_rank "weft::deep_copy: the two views have different 
 weft_compile_fail(epilogue_wrong_signature "matrix_product: the epilogue must be callable as f\\(i, j, ab\\)")
 target_link_libraries(cf_epilogue_wrong_signature PRIVATE Weft::linalg)
 weft_compile_fail(kokkos_not_provided
-                  "Kokkos::vector is not provided by Weft's Kokkos compatibility layer \\(docs/kokkos.md")
+                  "Kokkos::MemoryPool is not provided by Weft's Kokkos compatibility layer \\(docs/kokkos.md")
 target_link_libraries(cf_kokkos_not_provided PRIVATE weft_kokkos_headers)
 weft_compile_fail(kokkos_header_not_provided
-                  "Kokkos_OffsetView.hpp: Kokkos::Experimental::OffsetView is not provided by Weft's Kokkos")
+                  "Kokkos_TaskScheduler.hpp: Kokkos::TaskScheduler is not provided by Weft's Kokkos")
 target_link_libraries(cf_kokkos_header_not_provided PRIVATE weft_kokkos_headers)

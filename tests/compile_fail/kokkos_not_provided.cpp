@@ -2,6 +2,6 @@
 #include <Kokkos_Core.hpp>
 
 int main() {
-  Kokkos::vector<int> v(3);
+  Kokkos::MemoryPool<Kokkos::DefaultExecutionSpace> pool(3);
   return 0;
 }

@@ -1,9 +1,12 @@
 // Containers on every enabled execution space: UniqueToken (live tokens unique under contention), DualView (the
 // flags, syncs both ways, the both-modified error, resize/realloc, subviews) and ScatterView (sum/prod/min/max
 // against serial references with seeded inputs, duplicated and atomic, reset, rank 2).
+#include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <map>
+#include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
@@ -65,6 +68,291 @@ TEST_CASE_TEMPLATE("UniqueToken: every live token is unique, on every scope and 
       });
   CHECK(weft_test::on_host(seen)(0) == 1);
   CHECK_THROWS_AS(weft::UniqueToken<E>(0), weft::Error);
+}
+
+/// Bitset's search against a bit-by-bit reference: in the hint's block, the first bit of the kind sought at or after
+/// the offset going up (reverse: at or before it going down), around the block; none, the same offset in the next
+/// (or previous) block, wrapping around the set.
+weft::pair<bool, unsigned> bitset_find_reference(const std::vector<char>& bits, unsigned hint, unsigned direction,
+                                                 bool want) {
+  const unsigned n = static_cast<unsigned>(bits.size()), blocks = (n + 31) / 32;
+  unsigned block = hint / 32;
+  if (block >= blocks) block = 0;
+  const unsigned offset = hint % 32;
+  for (unsigned k = 0; k < 32; ++k) {
+    const unsigned at = (direction & 1u) ? (offset + 32 - k) % 32 : (offset + k) % 32;
+    const unsigned i = block * 32 + at;
+    if (i < n && (bits[i] != 0) == want) return {true, i};
+  }
+  long long next = static_cast<long long>(block) + ((direction & 2u) ? -1 : 1);
+  if (next < 0) next = blocks - 1;
+  if (next >= blocks) next = 0;
+  return {false, static_cast<unsigned>(next) * 32 + offset};
+}
+
+TEST_CASE_TEMPLATE("Bitset: kernels set, reset and test concurrently; count, set(), search near a hint, deep_copy", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using bitset = weft::Bitset<E>;
+  for (unsigned n : {0u, 1u, 31u, 32u, 33u, 1000u, 100003u}) {
+    const std::uint64_t seed = 0xb175e7 + n;
+    INFO("size " << n << ", seed " << seed);
+    bitset b(weft::view_alloc("bits"), n);
+    CHECK(b.is_allocated());
+    CHECK(b.size() == n);
+    CHECK(b.count() == 0u);
+    // a seeded pattern, each of its bits set by three work items: exactly one set() per bit reports the change
+    const auto r = weft_test::random_values<double>(n, seed, 0.0, 1.0);
+    std::vector<char> want(n);
+    std::vector<unsigned> idx;
+    for (unsigned i = 0; i < n; ++i)
+      if ((want[i] = r[i] < 0.37)) idx.push_back(i);
+    const unsigned m = static_cast<unsigned>(idx.size());
+    weft::View<unsigned*, E> targets("targets", m);
+    weft_test::upload(targets, idx);
+    unsigned changed = 0;
+    weft::parallel_reduce(
+        weft::RangePolicy<E>(0, 3 * m), WEFT_LAMBDA(unsigned k, unsigned& c) { c += b.set(targets(k % m)) ? 1u : 0u; },
+        changed);
+    CHECK(changed == m);
+    CHECK(b.count() == m);
+    // out of range: no effect
+    unsigned outside = 0;
+    weft::parallel_reduce(
+        weft::RangePolicy<E>(0, 1), WEFT_LAMBDA(int, unsigned& c) { c += b.set(n) + b.reset(n + 7) + b.test(n); },
+        outside);
+    CHECK(outside == 0u);
+    // read back through a ConstBitset
+    weft::ConstBitset<E> cb(b);
+    CHECK(cb.count() == m);
+    weft::View<int*, E> seen("seen", n);
+    weft::parallel_for(
+        weft::RangePolicy<E>(0, n), WEFT_LAMBDA(unsigned i) { seen(i) = cb.test(i) ? 1 : 0; });
+    auto hs = weft_test::on_host(seen);
+    int wrong = 0;
+    for (unsigned i = 0; i < n; ++i) wrong += hs(i) != want[i];
+    CHECK(wrong == 0);
+    // the search, on every direction, from hints in every block (and past the end, which starts at block 0)
+    const unsigned hints = n ? 2 * ((n + 31) / 32) + 5 : 3;
+    std::vector<unsigned> hv(hints);
+    std::mt19937 gen(static_cast<unsigned>(seed));
+    for (auto& h : hv) h = gen() % (n + 64);
+    weft::View<unsigned*, E> hint_view("hints", hints);
+    weft_test::upload(hint_view, hv);
+    weft::View<unsigned* [8][2], E> found("found", hints);
+    weft::parallel_for(
+        weft::RangePolicy<E>(0, hints), WEFT_LAMBDA(unsigned k) {
+          for (unsigned d = 0; d < 4; ++d) {
+            const auto s = b.find_any_set_near(hint_view(k), d);
+            const auto u = b.find_any_unset_near(hint_view(k), d);
+            found(k, d, 0) = s.first, found(k, d, 1) = s.second;
+            found(k, 4 + d, 0) = u.first, found(k, 4 + d, 1) = u.second;
+          }
+        });
+    auto hf = weft_test::on_host(found);
+    int bad = 0;
+    for (unsigned k = 0; k < hints && n > 0; ++k)
+      for (unsigned d = 0; d < 4; ++d)
+        for (int kind = 0; kind < 2; ++kind) {
+          const auto ref = bitset_find_reference(want, hv[k], d, kind == 0);
+          const unsigned col = kind * 4 + d;
+          if ((hf(k, col, 0) != 0) != ref.first || hf(k, col, 1) != ref.second) {
+            if (++bad < 5)
+              MESSAGE("hint " << hv[k] << " direction " << d << (kind ? " unset" : " set") << ": got " << hf(k, col, 0)
+                              << "," << hf(k, col, 1) << " want " << ref.first << "," << ref.second);
+          }
+        }
+    CHECK(bad == 0);
+    // deep_copy to a host bitset and back; set() and reset() of all bits
+    weft::Bitset<weft::DefaultHostExecutionSpace> host(n);
+    weft::deep_copy(host, b);
+    CHECK(host.count() == m);
+    b.set();
+    CHECK(b.count() == n);
+    b.reset();
+    CHECK(b.count() == 0u);
+    weft::deep_copy(b, host);
+    CHECK(b.count() == m);
+    // every bit reset concurrently: each reports the change once
+    unsigned cleared = 0;
+    weft::parallel_reduce(
+        weft::RangePolicy<E>(0, 2 * n), WEFT_LAMBDA(unsigned k, unsigned& c) { c += b.reset(k % n) ? 1u : 0u; },
+        cleared);
+    CHECK(cleared == m);
+    CHECK(b.count() == 0u);
+  }
+  // no allocation without a size; sizes must match to copy
+  bitset none;
+  CHECK_FALSE(none.is_allocated());
+  CHECK(none.max_hint() == 0u);
+  bitset a(10), c(11);
+  CHECK_THROWS_WITH_AS(
+      weft::deep_copy(a, c),
+      doctest::Contains("the destination has 10 bits and the source 11; give bitsets of the same size"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("DualVector: std::vector's operations against std::vector, then read and filled in kernels", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using vec = weft::DualVector<long long, E>;
+  std::mt19937_64 gen(0xd0a1);
+  INFO("seed 0xd0a1");
+  vec v(37, 5);
+  std::vector<long long> ref(37, 5);
+  CHECK(v.is_allocated());
+  CHECK(v.span() >= v.size());
+  // a seeded mix of push_back, insert (one, many, a range), pop_back and resize, mirrored on std::vector
+  for (int step = 0; step < 400; ++step) {
+    const int op = static_cast<int>(gen() % 6);
+    const long long x = static_cast<long long>(gen() % 1000) - 500;
+    const std::size_t at = ref.empty() ? 0 : gen() % (ref.size() + 1);
+    if (op == 0) {
+      v.push_back(x), ref.push_back(x);
+    } else if (op == 1) {
+      auto r = v.insert(v.begin() + at, x);
+      ref.insert(ref.begin() + at, x);
+      CHECK(r == v.begin() + at);
+    } else if (op == 2) {
+      const std::size_t c = gen() % 9;
+      v.insert(v.begin() + at, c, x);
+      ref.insert(ref.begin() + at, c, x);
+    } else if (op == 3) {
+      const std::vector<long long> more = {x, x + 1, x + 2};
+      v.insert(v.begin() + at, more.begin(), more.end());
+      ref.insert(ref.begin() + at, more.begin(), more.end());
+    } else if (op == 4 && !ref.empty()) {
+      v.pop_back(), ref.pop_back();
+    } else if (op == 5) {
+      const std::size_t n = ref.size() + gen() % 5;
+      v.resize(n, x);  // assign: every element x, as Kokkos::vector's resize(n, value)
+      ref.assign(n, x);
+    }
+    REQUIRE(v.size() == ref.size());
+  }
+  int bad = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) bad += v[i] != ref[i];
+  CHECK(bad == 0);
+  CHECK(std::equal(v.begin(), v.end(), ref.begin(), ref.end()));
+  // the device side after a sync: a kernel's sum of the elements equals the host's
+  v.sync_device();
+  auto d = v.view_device();
+  const std::size_t n = v.size();
+  long long sum = 0;
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(0, n), WEFT_LAMBDA(std::size_t i, long long& a) { a += d(i); }, sum);
+  CHECK(sum == std::accumulate(ref.begin(), ref.end(), 0LL));
+  // assign with the device side current fills the device; a host sync then sees it
+  v.assign(n + 3, 7);
+  CHECK(v.need_sync_host());
+  v.sync_host();
+  CHECK(std::count(v.begin(), v.end(), 7LL) == static_cast<long>(n + 3));
+  // sorted searches
+  vec s;
+  CHECK_FALSE(s.is_allocated());
+  for (int i = 0; i < 50; ++i) s.push_back(3 * i);
+  CHECK(s.is_sorted());
+  CHECK(s.find(27) == s.begin() + 9);
+  CHECK(s.find(28) == s.end());
+  CHECK(s.lower_bound(0, 50, 28) == 10);
+  // an empty vector takes an insert at begin()
+  vec e;
+  e.insert(e.begin(), 4, 9);
+  CHECK(e.size() == 4);
+  CHECK(e[3] == 9);
+  CHECK_THROWS_WITH_AS(e.insert(s.begin(), 1),  // an iterator of another vector
+                       doctest::Contains("the iterator is not in [begin(), end()]"), weft::Error);
+}
+
+TEST_CASE_TEMPLATE("OffsetView: Fortran-style indices, kernels, subviews, mirrors, copies, unmanaged, errors", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  using ov2 = weft::OffsetView<double**, E>;
+  ov2 a("a", {-3, 4}, {2, 6});  // a(-3:4, 2:6)
+  CHECK(a.is_allocated());
+  CHECK(a.label() == "a");
+  CHECK(a.rank() == 2);
+  CHECK(a.begin(0) == -3);
+  CHECK(a.end(0) == 5);
+  CHECK(a.begin(1) == 2);
+  CHECK(a.end(1) == 7);
+  CHECK(a.extent(0) == 8);
+  CHECK(a.extent(1) == 5);
+  // a kernel over the offset indices; the View underneath holds (i - begin, j - begin)
+  weft::parallel_for(
+      weft::MDRangePolicy<E, weft::Rank<2>>({a.begin(0), a.begin(1)}, {a.end(0), a.end(1)}),
+      WEFT_LAMBDA(std::int64_t i, std::int64_t j) { a(i, j) = 100.0 * i + j; });
+  auto h = weft::create_mirror_view_and_copy(weft::HostSpace(), a);
+  CHECK(h.begin(0) == -3);
+  CHECK(h.begin(1) == 2);
+  auto hv = weft_test::on_host(a.view());
+  int bad = 0;
+  for (std::int64_t i = -3; i <= 4; ++i)
+    for (std::int64_t j = 2; j <= 6; ++j) bad += h(i, j) != 100.0 * i + j || hv(i + 3, j - 2) != 100.0 * i + j;
+  CHECK(bad == 0);
+  // subviews take offset indices: ALL keeps the begin, a range starts at 0, an index drops the dimension
+  auto col = weft::subview(a, weft::ALL, 4);
+  CHECK(col.rank() == 1);
+  CHECK(col.begin(0) == -3);
+  auto part = weft::subview(a, weft::make_pair(-1, 2), weft::ALL);
+  CHECK(part.begin(0) == 0);
+  CHECK(part.extent(0) == 3);
+  CHECK(part.begin(1) == 2);
+  auto hc = weft::create_mirror_view_and_copy(weft::HostSpace(), col);
+  auto hp = weft::create_mirror_view_and_copy(weft::HostSpace(), part);
+  for (std::int64_t i = -3; i <= 4; ++i) bad += hc(i) != 100.0 * i + 4;
+  for (std::int64_t i = 0; i < 3; ++i)
+    for (std::int64_t j = 2; j <= 6; ++j) bad += hp(i, j) != 100.0 * (i - 1) + j;
+  auto one = weft::subview(a, -3, 6);
+  CHECK(one.rank() == 0);
+  CHECK(weft_test::on_host(one.view())() == -300.0 + 6);
+  CHECK(bad == 0);
+  // an OffsetView made inside a kernel over a View and its begins, as Kokkos's offsets tests do
+  weft::View<int**, E> base("base", 10, 10);
+  weft::parallel_for(
+      weft::RangePolicy<E>(0, 10), WEFT_LAMBDA(int i) {
+        for (int j = 0; j < 10; ++j) base(i, j) = 10 * i + j;
+      });
+  int errors = 0;
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(-3, 4),
+      WEFT_LAMBDA(int ii, int& e) {
+        for (int jj = -3; jj <= 3; ++jj) {
+          weft::OffsetView<int**, E> o(base, {ii, jj});
+          e += o(3, 3) != 10 * (3 - ii) + (3 - jj);
+        }
+      },
+      errors);
+  CHECK(errors == 0);
+  // copies with Views and values; equality with the View (begins aside) and with another OffsetView
+  weft::View<double**, E> plain("plain", 8, 5);
+  weft::deep_copy(plain, a);
+  ov2 b("b", {-3, 4}, {2, 6});
+  weft::deep_copy(b, 7.0);
+  weft::deep_copy(b, plain);
+  auto hb = weft::create_mirror_view_and_copy(weft::HostSpace(), b);
+  for (std::int64_t i = -3; i <= 4; ++i)
+    for (std::int64_t j = 2; j <= 6; ++j) bad += hb(i, j) != 100.0 * i + j;
+  CHECK(bad == 0);
+  ov2 from_view = plain;
+  CHECK(from_view.begin(0) == 0);
+  CHECK(from_view == plain);
+  CHECK(plain == from_view);
+  ov2 copy = a;
+  CHECK(copy == a);
+  CHECK_FALSE(ov2(a.view(), {0, 0}) == a);  // same View, other begins
+  // unmanaged over a pointer: ends are one past the last
+  double* p = plain.data();
+  weft::OffsetView<double**, E> u(p, {-2, 1}, {6, 6});
+  CHECK(u.extent(0) == 8);
+  CHECK(u.extent(1) == 5);
+  CHECK(u.view() == plain);
+  CHECK_THROWS_WITH_AS((weft::OffsetView<double**, E>(p, {0}, {1, 1, 1})),
+                       doctest::Contains("begins.size() (1) != Rank (2)"), weft::Error);
+  CHECK_THROWS_WITH_AS((weft::OffsetView<double*, E>(p, {0}, {-1})),
+                       doctest::Contains("(ends[0] (-1) - begins[0] (0)) must be non-negative"), weft::Error);
+  CHECK_THROWS_WITH_AS((weft::OffsetView<double*, E>(p, {-1}, {INT64_MAX})), doctest::Contains("overflows"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS((ov2("bad", {3, 1}, {0, 0})), doctest::Contains("range 0 {3, 1} does not give a size"),
+                       weft::Error);
+  ov2 none;
+  CHECK_FALSE(none.is_allocated());
 }
 
 TEST_CASE_TEMPLATE("DualView: flags, syncs both ways and the both-modified error", E, WEFT_TEST_EXEC_SPACES) {
@@ -745,6 +1033,13 @@ TEST_CASE_TEMPLATE("DynamicView: chunks, growth keeps the elements, copies see r
       d.resize_serial(20481),
       doctest::Contains("\"dyn\": resize_serial(20481) exceeds its 20480 elements (20 chunks of 1024)"), weft::Error);
   CHECK_THROWS_WITH_AS(d.resize_serial(-1), doctest::Contains("is negative"), weft::Error);
+  // sizes near SIZE_MAX are refused, not wrapped to a few chunks (then size() ~1.8e19 and a crash on access)
+  constexpr std::size_t huge = std::numeric_limits<std::size_t>::max();
+  for (std::size_t n : {huge, huge - 1, huge - 1023})
+    CHECK_THROWS_WITH_AS(d.resize_serial(n), doctest::Contains("exceeds its 20480 elements"), weft::Error);
+  CHECK(d.size() == 0);
+  CHECK_THROWS_WITH_AS((weft::DynamicView<double*, E>("huge", 1024, huge)),
+                       doctest::Contains("more than 2^32-1; give a larger min_chunk_size"), weft::Error);
   // deep_copy copies the elements both sides hold, as Kokkos: a DynamicView of 700 into a View of n2 and back
   d.resize_serial(700);
   weft::View<double*, E> zeros("zeros", n2);

@@ -1,9 +1,12 @@
 // parallel_for over RangePolicy and MDRangePolicy (schedules, chunks, tags, index types) and
 // parallel_scan (inclusive/exclusive use, totals, functors), checked against serial loops.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <thread>
+#include <vector>
 
 #include "test_common.hpp"
 
@@ -478,6 +481,23 @@ TEST_CASE_TEMPLATE("partition_space gives independent instances that run concurr
   CHECK_THROWS_WITH_AS(weft::experimental::partition_space(E(), INFINITY, 1.0),
                        doctest::Contains("weight inf is not a positive finite number"), weft::Error);
   CHECK_THROWS_AS(weft::experimental::partition_space(E(), 1.0, NAN), weft::Error);
+  // weights in a container (a temporary std::vector, a std::array): a std::vector of instances, each usable
+  for (const auto& parts2 : {weft::experimental::partition_space(E(), std::vector<int>{1, 3}),
+                             weft::experimental::partition_space(E(), std::array<double, 2>{2.0, 2.0})}) {
+    REQUIRE(parts2.size() == 2);
+    for (const E& p : parts2) {
+      CHECK(p.concurrency() >= 1);
+      std::int64_t t = 0;
+      weft::parallel_reduce(
+          weft::RangePolicy<E>(p, 0, 1000), WEFT_LAMBDA(int i, std::int64_t& acc) { acc += i; }, t);
+      CHECK(t == 999 * 1000 / 2);
+    }
+  }
+  CHECK(weft::experimental::partition_space(E(), std::vector<float>{1.f, 1.f, 1.f}).size() == 3);
+  CHECK_THROWS_WITH_AS(weft::experimental::partition_space(E(), std::vector<int>{}), doctest::Contains("no weights"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS(weft::experimental::partition_space(E(), std::vector<int>{1, -2}),
+                       doctest::Contains("weight -2.000000 is not a positive finite number"), weft::Error);
 }
 
 struct TagT {};
@@ -490,6 +510,50 @@ struct TaggedMdTeam {
     v(m.league_rank(), 0) += 10;
   }
 };
+
+struct TagSquares {};
+/// A scan functor with one operator() per tag and no value_type (a public MD code's neighbour-list offsets): each
+/// tag's update type is deduced from its own operator().
+template <class E>
+struct TwoScans {
+  weft::View<const int*, E> counts;
+  weft::View<long long*, E> offsets;
+  weft::View<double*, E> squares;
+  WEFT_INLINE_FUNCTION void operator()(TagT, int i, long long& update, bool final) const {
+    if (final) offsets(i) = update;
+    update += counts(i);
+  }
+  WEFT_INLINE_FUNCTION void operator()(TagSquares, int i, double& update, bool final) const {
+    if (final) squares(i) = update;
+    update += 0.5 * counts(i) * counts(i);
+  }
+};
+
+TEST_CASE_TEMPLATE("parallel_scan(policy, functor) with one operator() per work tag and no value_type", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  const int n = 4099;
+  std::vector<int> c(n);
+  std::mt19937 gen(4242);
+  for (int& x : c) x = static_cast<int>(gen() % 50);
+  weft::View<int*, E> counts("counts", n);
+  weft_test::upload(counts, c);
+  TwoScans<E> f{counts, weft::View<long long*, E>("offsets", n), weft::View<double*, E>("squares", n)};
+  weft::parallel_scan(weft::RangePolicy<E, TagT>(0, n), f);
+  weft::parallel_scan("squares", weft::RangePolicy<E, TagSquares>(0, n), f);
+  auto off = weft_test::on_host(f.offsets);
+  auto sq = weft_test::on_host(f.squares);
+  long long ref = 0;
+  double ref_sq = 0;
+  int bad = 0;
+  for (int i = 0; i < n; ++i) {
+    bad += off(i) != ref || sq(i) != ref_sq;
+    ref += c[i];
+    ref_sq += 0.5 * c[i] * c[i];
+  }
+  CHECK(bad == 0);
+  static_assert(std::is_same_v<typename weft::impl::scan_update_type<TwoScans<E>, TagSquares>::type, double>);
+  static_assert(std::is_same_v<typename weft::impl::scan_update_type<TwoScans<E>, TagT>::type, long long>);
+}
 
 TEST_CASE_TEMPLATE("work tags on MDRange and Team policies, traits accepted, extents of 1", E, WEFT_TEST_EXEC_SPACES) {
   TaggedMdTeam<E> f{weft::View<int**, E>("v", 3, 1)};

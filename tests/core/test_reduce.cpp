@@ -295,4 +295,84 @@ TEST_CASE_TEMPLATE("MDRange reductions", E, WEFT_TEST_EXEC_SPACES) {
   CHECK(s == doctest::Approx(ref));
 }
 
+/// A value type that cannot be made from 0 (no int constructor), as Kokkos's MDRange_f and TeamTeamSize tests and
+/// public MD codes use: the default sum starts value-initialized.
+struct Vec4 {
+  double v[4];
+  WEFT_INLINE_FUNCTION Vec4() : v{0, 0, 0, 0} {}
+  WEFT_INLINE_FUNCTION void operator+=(const Vec4& o) {
+    for (int c = 0; c < 4; ++c) v[c] += o.v[c];
+  }
+};
+/// An aggregate (no constructor at all): value-initialization zeroes it.
+struct Counts3 {
+  long long c[3];
+  WEFT_INLINE_FUNCTION void operator+=(const Counts3& o) {
+    for (int k = 0; k < 3; ++k) c[k] += o.c[k];
+  }
+};
+
+TEST_CASE_TEMPLATE("sums of user value types without an int constructor: range, MDRange, team and nested", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  const int n = 1237, m = 29;
+  Vec4 r;
+  r.v[2] = 99;  // the result is overwritten, not added to
+  weft::parallel_reduce(
+      weft::RangePolicy<E>(0, n),
+      WEFT_LAMBDA(int i, Vec4& a) {
+        a.v[0] += 1;
+        a.v[1] += i;
+        a.v[2] += i % 7;
+        a.v[3] -= 0.5 * i;
+      },
+      r);
+  double ref[4] = {0, 0, 0, 0};
+  for (int i = 0; i < n; ++i) ref[0] += 1, ref[1] += i, ref[2] += i % 7, ref[3] -= 0.5 * i;
+  for (int c = 0; c < 4; ++c) CHECK(r.v[c] == ref[c]);
+
+  Counts3 md;
+  weft::parallel_reduce(
+      weft::MDRangePolicy<E, weft::Rank<2>>({0, 0}, {n, m}, {8, 4}),
+      WEFT_LAMBDA(int i, int j, Counts3& a) {
+        a.c[0] += 1;
+        a.c[1] += i * j;
+        a.c[2] += (i + j) % 3 == 0;
+      },
+      md);
+  long long mref[3] = {0, 0, 0};
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) mref[0] += 1, mref[1] += 1LL * i * j, mref[2] += (i + j) % 3 == 0;
+  for (int k = 0; k < 3; ++k) CHECK(md.c[k] == mref[k]);
+
+  // a team reduction whose teams each add a nested TeamThreadRange sum and a ThreadVectorRange sum
+  using member = typename weft::TeamPolicy<E>::member_type;
+  const int league = 37, inner = 53;
+  Vec4 t;
+  weft::parallel_reduce(
+      weft::TeamPolicy<E>(league, weft::AUTO, 2),
+      WEFT_LAMBDA(const member& tm, Vec4& a) {
+        const int l = tm.league_rank();
+        Vec4 across;
+        weft::parallel_reduce(
+            weft::TeamThreadRange(tm, inner), [&](int i, Vec4& b) { b.v[0] += l + i; }, across);
+        Vec4 lanes;
+        weft::parallel_reduce(
+            weft::ThreadVectorRange(tm, inner), [&](int i, Vec4& b) { b.v[1] += i; }, lanes);
+        weft::single(weft::PerTeam(tm), [&]() {
+          a.v[0] += across.v[0];
+          a.v[1] += lanes.v[1];
+          a.v[2] += 1;
+          a.v[3] += across.v[1] + lanes.v[0];  // the other components stay at their identity, 0
+        });
+      },
+      t);
+  double tref0 = 0, tref1 = 0;
+  for (int l = 0; l < league; ++l)
+    for (int i = 0; i < inner; ++i) tref0 += l + i, tref1 += i;
+  CHECK(t.v[0] == tref0);
+  CHECK(t.v[1] == tref1);
+  CHECK(t.v[2] == league);
+  CHECK(t.v[3] == 0);
+}
+
 }  // namespace

@@ -40,6 +40,17 @@ TEST_CASE_TEMPLATE("View ranks 0..8 have the extents, strides and size given", E
   CHECK(s_all.size() == 60);
   CHECK_THROWS_WITH_AS((weft::View<double** [3], E>("bad_static", 4, 5, 2)),
                        doctest::Contains("extent 2 given as 2 but the data type fixes it at 3"), weft::Error);
+  // another count of extents compiles (a branch that never runs for this type) and is refused when it runs
+  CHECK_THROWS_WITH_AS((weft::View<double*, E>("too_many", 4, 5)),
+                       doctest::Contains("\"too_many\": 2 extents given for a rank-1 View with 1 runtime extents; give "
+                                         "1 (one per '*') or all 1"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS((weft::View<double** [3], E>("three_of_two", 4)),
+                       doctest::Contains("1 extents given for a rank-3 View with 2 runtime extents"), weft::Error);
+  // trailing KOKKOS_INVALID_INDEX (~size_t(0)) extents are not given
+  weft::View<double*, E> padded("padded", 6, ~std::size_t(0), ~std::size_t(0));
+  CHECK(padded.extent(0) == 6);
+  CHECK(padded.size() == 6);
 }
 
 /// Kokkos's view_is_assignable table: always (from the types), sometimes (for these Views), and the assignment

@@ -1,4 +1,3 @@
-// Kokkos_Bitset.hpp of Weft's Kokkos drop-in: not provided.
+// Kokkos_Bitset.hpp of Weft's Kokkos drop-in: Kokkos::Bitset and Kokkos::ConstBitset (weft::Bitset, ConstBitset).
 #pragma once
-#error \
-    "Kokkos_Bitset.hpp: Kokkos::Bitset is not provided by Weft's Kokkos compatibility layer (docs/kokkos.md lists what is)"
+#include <weft/compat/kokkos.hpp>

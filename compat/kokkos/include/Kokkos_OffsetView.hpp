@@ -1,4 +1,3 @@
-// Kokkos_OffsetView.hpp of Weft's Kokkos drop-in: not provided.
+// Kokkos_OffsetView.hpp of Weft's Kokkos drop-in: Kokkos::Experimental::OffsetView (weft::OffsetView).
 #pragma once
-#error \
-    "Kokkos_OffsetView.hpp: Kokkos::Experimental::OffsetView is not provided by Weft's Kokkos compatibility layer (docs/kokkos.md lists what is)"
+#include <weft/compat/kokkos.hpp>

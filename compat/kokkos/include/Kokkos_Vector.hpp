@@ -1,4 +1,3 @@
-// Kokkos_Vector.hpp of Weft's Kokkos drop-in: not provided.
+// Kokkos_Vector.hpp of Weft's Kokkos drop-in: Kokkos::vector (weft::DualVector).
 #pragma once
-#error \
-    "Kokkos_Vector.hpp: Kokkos::vector is not provided by Weft's Kokkos compatibility layer (docs/kokkos.md lists what is)"
+#include <weft/compat/kokkos.hpp>

@@ -52,6 +52,11 @@ struct MessagePiece {
 std::string cat(std::initializer_list<MessagePiece> pieces);
 /// throw Error(cat(pieces)).
 [[noreturn]] void throw_cat(std::initializer_list<MessagePiece> pieces);
+/// An OffsetView's ranges or begins and ends that give no shape (containers/offset_view.hpp); through the Kokkos
+/// drop-in the program ends, as under Kokkos.
+[[noreturn]] void throw_offset_view_error(std::string_view label, const std::string& what);
+/// deep_copy between Bitsets of different sizes (containers/bitset.hpp).
+[[noreturn]] void throw_bitset_sizes(const char* what, unsigned dst, unsigned src);
 
 inline std::string quote(std::string_view s) {
   std::string r;

@@ -122,6 +122,13 @@ struct pair {
   requires(std::is_convertible_v<const U1&, T1>&& std::is_convertible_v<const U2&, T2>) constexpr pair(
       const std::pair<U1, U2>& o)
       : first(o.first), second(o.second) {}
+  /// From a pair of other types; into a pair of references (tie(a, b) = f()) it assigns through them.
+  template <class U1, class U2>
+  WEFT_INLINE_FUNCTION constexpr pair& operator=(const pair<U1, U2>& o) {
+    first = o.first;
+    second = o.second;
+    return *this;
+  }
   std::pair<T1, T2> to_std_pair() const { return std::pair<T1, T2>(first, second); }
   template <class U1, class U2>
   friend WEFT_INLINE_FUNCTION constexpr bool operator==(const pair& a, const pair<U1, U2>& b) {
@@ -135,6 +142,11 @@ struct pair {
 template <class T1, class T2>
 WEFT_INLINE_FUNCTION constexpr pair<T1, T2> make_pair(T1 a, T2 b) {
   return pair<T1, T2>(a, b);
+}
+/// tie(found, index) = bitset.find_any_set_near(hint): a pair of references that takes a pair's two values.
+template <class T1, class T2>
+WEFT_INLINE_FUNCTION constexpr pair<T1&, T2&> tie(T1& a, T2& b) {
+  return pair<T1&, T2&>(a, b);
 }
 
 /// `weft::AUTO` lets the backend choose a team size or vector length.

@@ -198,6 +198,28 @@ struct lambda_param<F, N> {
   using type = typename decltype(pick(&F::operator()))::type;
 };
 
+/// The value type of a scan functor without value_type: its update argument's type, f(i, T& update, bool final);
+/// under a work tag, that of the operator() taking the tag first, also when the functor has one per tag (Kokkos
+/// deduces it so).
+template <class F, class Tag>
+struct scan_update_type {
+  using type = typename lambda_param<F, 1>::type;
+};
+template <class F, class Tag>
+requires(!std::is_void_v<Tag>) struct scan_update_type<F, Tag> {
+  template <class I, class T>
+  static std::type_identity<T> pick(void (F::*)(Tag, I, T&, bool) const);
+  template <class I, class T>
+  static std::type_identity<T> pick(void (F::*)(const Tag&, I, T&, bool) const);
+  static auto find() {
+    if constexpr (requires { pick(&F::operator()); })
+      return decltype(pick(&F::operator())){};
+    else
+      return std::type_identity<void>{};
+  }
+  using type = typename decltype(find())::type;
+};
+
 }  // namespace impl
 
 namespace impl {
@@ -399,7 +421,7 @@ inline void parallel_scan(std::string_view label, const P& p, const F& f) {
     impl::run_scan(label, p, f,
                    impl::FunctorAdaptor<F, void, typename P::work_tag>{&f, impl::functor_value_count(f), nullptr});
   } else {
-    using T = typename impl::lambda_param<F, 1>::type;
+    using T = typename impl::scan_update_type<F, typename P::work_tag>::type;
     static_assert(!std::is_void_v<T>,
                   "weft::parallel_scan: cannot tell the scan's value type; give the lambda a concrete "
                   "f(i, T& update, bool final) signature, a total argument, or a functor with value_type");

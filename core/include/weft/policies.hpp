@@ -248,18 +248,18 @@ class MDRangePolicy {
     static_assert(LN == rank && UN == rank, "weft::MDRangePolicy: give one lower and one upper bound per dimension");
     static_assert(TN <= rank, "weft::MDRangePolicy: give at most one tile size per dimension (the rest: chosen)");
     for (int k = 0; k < rank; ++k) {
-      lower_[k] = static_cast<std::int64_t>(lower[k]);
-      upper_[k] = static_cast<std::int64_t>(upper[k]);
-      for (const std::int64_t b : {lower_[k], upper_[k]})
+      m_lower[k] = static_cast<std::int64_t>(lower[k]);
+      m_upper[k] = static_cast<std::int64_t>(upper[k]);
+      for (const std::int64_t b : {m_lower[k], m_upper[k]})
         if (static_cast<std::int64_t>(static_cast<index_type>(b)) != b || (std::is_unsigned_v<index_type> && b < 0))
           impl::throw_policy_parts({"weft::MDRangePolicy bound type error: an unsafe implicit conversion is "
                                     "performed on a bound (",
                                     ") in dimension (", "), which may not preserve its original value."},
                                    {b, k});
-      tile_[k] = k < static_cast<int>(TN) ? static_cast<std::int64_t>(tiles[k]) : 0;
+      m_tile[k] = k < static_cast<int>(TN) ? static_cast<std::int64_t>(tiles[k]) : 0;
     }
     user_tiles_ = true;
-    for (int k = 0; k < rank; ++k) user_tiles_ = user_tiles_ && tile_[k] > 0;
+    for (int k = 0; k < rank; ++k) user_tiles_ = user_tiles_ && m_tile[k] > 0;
     init();
   }
   template <class LT, std::size_t LN, class UT, std::size_t UN, class TT = std::int64_t, std::size_t TN = rank>
@@ -284,12 +284,12 @@ class MDRangePolicy {
       : MDRangePolicy(execution_space(), lower.impl_values, upper.impl_values, tiles.impl_values) {}
 
   const execution_space& space() const { return space_; }
-  std::int64_t lower(int k) const { return lower_[k]; }
-  std::int64_t upper(int k) const { return upper_[k]; }
-  std::int64_t tile(int k) const { return tile_[k]; }
+  std::int64_t lower(int k) const { return m_lower[k]; }
+  std::int64_t upper(int k) const { return m_upper[k]; }
+  std::int64_t tile(int k) const { return m_tile[k]; }
   /// Whether the caller gave every tile size (GPU backends then run one tile per block).
   bool impl_user_tiles() const { return user_tiles_; }
-  std::int64_t tiles_in(int k) const { return (upper_[k] - lower_[k] + tile_[k] - 1) / tile_[k]; }
+  std::int64_t tiles_in(int k) const { return (m_upper[k] - m_lower[k] + m_tile[k] - 1) / m_tile[k]; }
   std::int64_t num_tiles() const {
     std::int64_t n = 1;
     for (int k = 0; k < rank; ++k) n *= tiles_in(k);
@@ -301,23 +301,26 @@ class MDRangePolicy {
     // From the innermost dimension out, as Kokkos checks (its death tests name the first one it finds).
     for (int i = 0; i < rank; ++i) {
       const int k = iterate_right ? rank - 1 - i : i;
-      if (lower_[k] > upper_[k])
+      if (m_lower[k] > m_upper[k])
         impl::throw_policy_parts({"weft::MDRangePolicy bounds error: The lower bound (",
                                   ") is greater than its upper bound (", ") in dimension ", "."},
-                                 {lower_[k], upper_[k], k});
-      if (tile_[k] < 0)
-        impl::throw_policy_parts({"weft::MDRangePolicy: tile size ", " is negative in dimension ", ""}, {tile_[k], k});
+                                 {m_lower[k], m_upper[k], k});
+      if (m_tile[k] < 0)
+        impl::throw_policy_parts({"weft::MDRangePolicy: tile size ", " is negative in dimension ", ""}, {m_tile[k], k});
     }
     // Default tiles: the innermost dimension whole (so it vectorizes), the others one at a time.
     const int inner = iterate_right ? rank - 1 : 0;
     for (int k = 0; k < rank; ++k)
-      if (tile_[k] == 0) tile_[k] = k == inner ? (upper_[k] - lower_[k] > 1 ? upper_[k] - lower_[k] : 1) : 1;
+      if (m_tile[k] == 0) m_tile[k] = k == inner ? (m_upper[k] - m_lower[k] > 1 ? m_upper[k] - m_lower[k] : 1) : 1;
   }
   execution_space space_;
-  std::int64_t lower_[rank] = {};
-  std::int64_t upper_[rank] = {};
-  std::int64_t tile_[rank] = {};
   bool user_tiles_ = false;
+
+ public:
+  /// The bounds and tile sizes (tiles as the policy runs them: the defaults filled in), public as in Kokkos.
+  point_type m_lower = {};
+  point_type m_upper = {};
+  tile_type m_tile = {};
 };
 
 // ---- teams -------------------------------------------------------------------------------------------

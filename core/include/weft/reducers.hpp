@@ -14,10 +14,17 @@
 namespace weft {
 
 namespace impl {
-/// The identities of arithmetic types (numeric_limits), which reduction_identity's primary template gives.
+/// The identities of arithmetic types (numeric_limits), which reduction_identity's primary template gives. The sum
+/// of a type that is not made from 0 (a struct with operator+=, an aggregate of arrays) starts value-initialized,
+/// as Kokkos's default reduction does.
 template <class T>
 struct reduction_identity_default {
-  WEFT_FORCEINLINE_FUNCTION static constexpr T sum() { return static_cast<T>(0); }
+  WEFT_FORCEINLINE_FUNCTION static constexpr T sum() {
+    if constexpr (requires { static_cast<T>(0); })
+      return static_cast<T>(0);
+    else
+      return T();
+  }
   WEFT_FORCEINLINE_FUNCTION static constexpr T prod() { return static_cast<T>(1); }
   WEFT_FORCEINLINE_FUNCTION static constexpr T max() { return std::numeric_limits<T>::lowest(); }
   WEFT_FORCEINLINE_FUNCTION static constexpr T min() { return std::numeric_limits<T>::max(); }

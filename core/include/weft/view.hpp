@@ -807,11 +807,13 @@ class View {
   /// Allocates: View<double**> a("A", n, m). Give the runtime extents, or all of them.
   template <impl::Label L, impl::ViewIndex... N>
   explicit View(const L& label, N... n) : View(view_alloc(std::string_view(label)), n...) {}
+  /// Another count of extents (say in a branch that never runs for this type) is a weft::Error when it runs, as
+  /// Kokkos checks it at run time; trailing KOKKOS_INVALID_INDEX extents count as not given.
   template <impl::ViewIndex... N>
   explicit View(const impl::ViewAllocProps<>& props, N... n) {
-    check_extent_count<sizeof...(N)>();
+    static_assert(sizeof...(N) <= 8, "weft::View: at most 8 extents");
     const std::int64_t e[] = {static_cast<std::int64_t>(n)..., 0};
-    set_extents(props.label, e, sizeof...(N));
+    set_extents(props.label, e, given_extent_count<sizeof...(N)>(props.label, e));
     allocate(props);
   }
   template <impl::Label L>
@@ -841,11 +843,11 @@ class View {
   }
   View(pointer_type p, const array_layout& layout) : h_{p, {}} { set_layout("(unmanaged)", layout); }
   /// A view of team or thread scratch: View<double*, ScratchSpace, MemoryUnmanaged> s(member.team_scratch(0), n);
-  /// also an Unmanaged View of a space the team's execution space reaches (Kokkos:
-  /// View<double*, ExecSpace, MemoryUnmanaged> s(member.team_scratch(0), n)).
+  /// also a View of a space the team's execution space reaches (Kokkos: View<double*, ExecSpace> s(
+  /// member.team_scratch(0), n), with or without MemoryUnmanaged): such a View never owns its scratch bytes.
   template <class E, impl::ViewIndex... N>
   requires(std::is_same_v<memory_space, ScratchMemorySpace<E>> ||
-           (memory_traits::is_unmanaged && SpaceAccessibility<E, memory_space>::accessible)) WEFT_INLINE_FUNCTION
+           SpaceAccessibility<E, memory_space>::accessible) WEFT_INLINE_FUNCTION
       View(const ScratchMemorySpace<E>& space, N... n) {
     check_extent_count<sizeof...(N)>();
     const std::size_t e[] = {static_cast<std::size_t>(n)..., 0};
@@ -1062,6 +1064,23 @@ class View {
   template <class, class...>
   friend class View;
 
+  /// How many of the N extents an allocating constructor got were given (trailing invalid ones, -1 as signed, are
+  /// not); a count that is neither the runtime extents nor all of them raises weft::Error.
+  template <std::size_t N>
+  static std::size_t given_extent_count(std::string_view label, const std::int64_t* e) {
+    if constexpr (N == traits::rank_dynamic || N == R) {
+      return N;
+    } else {
+      std::size_t given = N;
+      while (given > 0 && e[given - 1] == -1) --given;
+      if (given != traits::rank_dynamic && given != R)
+        impl::throw_view_parts(
+            label,
+            {"", " extents given for a rank-", " View with ", " runtime extents; give ", " (one per '*') or all ", ""},
+            {std::int64_t(given), R, traits::rank_dynamic, traits::rank_dynamic, R});
+      return given;
+    }
+  }
   template <std::size_t N>
   static constexpr void check_extent_count() {
     static_assert(N == traits::rank_dynamic || N == R,

@@ -86,6 +86,7 @@ inline const bool kokkos_error_style_on = (::weft::impl::set_kokkos_error_style(
 #define KOKKOS_BHALF_T_IS_FLOAT false
 #define KOKKOS_ENABLE_CXX17
 #define KOKKOS_ENABLE_CXX20
+#define KOKKOS_ENABLE_COMPLEX_ALIGN  // weft::complex<T> is aligned to 2 * sizeof(T)
 /// KOKKOS_IF_ON_HOST((code)) / KOKKOS_IF_ON_DEVICE((code)): code for one side of a host-device function only.
 #define WEFT_KOKKOS_STRIP_PARENS(...) __VA_ARGS__
 #if WEFT_IMPL_DEVICE_PASS
@@ -96,6 +97,15 @@ inline const bool kokkos_error_style_on = (::weft::impl::set_kokkos_error_style(
 #define KOKKOS_IF_ON_HOST(CODE) \
   { WEFT_KOKKOS_STRIP_PARENS CODE }
 #define KOKKOS_IF_ON_DEVICE(CODE)
+#endif
+/// Around code that uses what Kokkos deprecates (Kokkos's tests of Kokkos::vector).
+#if defined(__GNUC__) || defined(__clang__)
+#define KOKKOS_IMPL_DISABLE_DEPRECATED_WARNINGS_PUSH() \
+  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"")
+#define KOKKOS_IMPL_DISABLE_DEPRECATED_WARNINGS_POP() _Pragma("GCC diagnostic pop")
+#else
+#define KOKKOS_IMPL_DISABLE_DEPRECATED_WARNINGS_PUSH()
+#define KOKKOS_IMPL_DISABLE_DEPRECATED_WARNINGS_POP()
 #endif
 /// KOKKOS_ASSERT(cond): in debug builds (no NDEBUG) a failed condition aborts naming it, file and line.
 #ifndef NDEBUG
@@ -329,6 +339,10 @@ inline unsigned get_available_cores_per_numa() {
 inline unsigned get_available_threads_per_core() { return 1; }
 }  // namespace hwloc
 
+/// Kokkos::vector<T[, Device]> (Kokkos_Vector.hpp, deprecated in Kokkos 4): weft::DualVector.
+template <class T, class Arg = void>
+using vector = ::weft::DualVector<T, std::conditional_t<std::is_void_v<Arg>, ::weft::DefaultExecutionSpace, Arg>>;
+
 namespace Experimental {
 /// Work-item hints, as Kokkos spells them: values (require(policy, WorkItemProperty::HintLightWeight)), their types
 /// (`WorkItemProperty::HintLightWeight_t`, also as a policy template argument) and | of both. Accepted; Weft's
@@ -383,6 +397,8 @@ using ::weft::create_scatter_view;
 using ::weft::DynamicView;
 using ::weft::is_dynamic_view;
 using ::weft::is_dynamic_view_v;
+using ::weft::is_offset_view;
+using ::weft::OffsetView;
 using ::weft::ScatterAtomic;
 using ::weft::ScatterDuplicated;
 using ::weft::ScatterMax;
@@ -392,11 +408,28 @@ using ::weft::ScatterNonDuplicated;
 using ::weft::ScatterProd;
 using ::weft::ScatterSum;
 using ::weft::ScatterView;
+using ::weft::subview;  // Kokkos::Experimental::subview of an OffsetView
 using ::weft::UniqueToken;
 using ::weft::UniqueTokenScope;
 #if WEFT_COMPAT_HAS_ALGORITHMS
 using namespace ::weft::experimental;  // Kokkos::Experimental::copy_if, inclusive_scan, min_element, ...
-using ::weft::sort_by_key;             // Kokkos::Experimental::sort_by_key (Kokkos 4.2)
+using ::weft::sort_by_key_team;        // the nested sorts (Kokkos_NestedSort.hpp)
+using ::weft::sort_by_key_thread;
+using ::weft::sort_team;
+using ::weft::sort_thread;
+/// Kokkos::Experimental::sort_by_key (Kokkos 4.2): weft::sort_by_key, except that keys and values of different
+/// extents end the program as under Kokkos (its death test), where Weft's own API raises weft::Error.
+template <class E, class K, class V, class... Comp>
+requires(::weft::ExecutionSpace<E>&& ::weft::is_view_v<K>&& ::weft::is_view_v<V> &&
+         sizeof...(Comp) <= 1) void sort_by_key(const E& exec, const K& keys, const V& values, const Comp&... comp) {
+  if (keys.extent(0) != values.extent(0)) {
+    const std::string m = "Kokkos::Experimental::sort_by_key: values and keys extents must be the same (keys \"" +
+                          keys.label() + "\": " + std::to_string(keys.extent(0)) + ", values \"" + values.label() +
+                          "\": " + std::to_string(values.extent(0)) + ")";
+    ::Kokkos::abort(m.c_str());
+  }
+  ::weft::sort_by_key(exec, keys, values, comp...);
+}
 #endif
 }  // namespace Experimental
 

@@ -146,6 +146,26 @@ requires(std::is_arithmetic_v<T>&& std::is_arithmetic_v<U>&& std::is_arithmetic_
   using std::fma;
   return fma(x, y, z);
 }
+/// hypot(x, y, z) (C++17), in the promoted floating-point type; device code scales by the largest magnitude so that
+/// the squares neither overflow nor underflow.
+template <class T, class U, class V>
+requires(std::is_arithmetic_v<T>&& std::is_arithmetic_v<U>&& std::is_arithmetic_v<V>) WEFT_INLINE_FUNCTION
+    auto hypot(T x, U y, V z) {
+  using P = decltype(std::hypot(x, y, z));  // float for three floats, long double with one, else double
+#if WEFT_IMPL_DEVICE_PASS
+  using std::fabs;
+  using std::isinf;
+  using std::sqrt;
+  const P a = fabs(static_cast<P>(x)), b = fabs(static_cast<P>(y)), c = fabs(static_cast<P>(z));
+  if (isinf(a) || isinf(b) || isinf(c)) return static_cast<P>(INFINITY);
+  const P m = a > b ? (a > c ? a : c) : (b > c ? b : c);
+  if (!(m > P(0))) return m + a + b + c;  // 0, or a NaN passed on
+  const P p = a / m, q = b / m, r = c / m;
+  return m * sqrt(p * p + q * q + r * r);
+#else
+  return std::hypot(static_cast<P>(x), static_cast<P>(y), static_cast<P>(z));
+#endif
+}
 template <class T, class I>
 requires(std::is_arithmetic_v<T>&& std::is_integral_v<I>) WEFT_INLINE_FUNCTION auto ldexp(T x, I e) {
   using std::ldexp;

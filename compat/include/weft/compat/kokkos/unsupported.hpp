@@ -18,12 +18,10 @@ inline constexpr bool not_provided = false;
   };
 
 namespace Kokkos {
-WEFT_KOKKOS_NOT_PROVIDED(vector, "Kokkos::vector")
 WEFT_KOKKOS_NOT_PROVIDED(MemoryPool, "Kokkos::MemoryPool")
 WEFT_KOKKOS_NOT_PROVIDED(TaskScheduler, "Kokkos::TaskScheduler")
 WEFT_KOKKOS_NOT_PROVIDED(WorkGraphPolicy, "Kokkos::WorkGraphPolicy")
 namespace Experimental {
-WEFT_KOKKOS_NOT_PROVIDED(OffsetView, "Kokkos::Experimental::OffsetView")
 WEFT_KOKKOS_NOT_PROVIDED(MasterLock, "Kokkos::Experimental::MasterLock")
 }  // namespace Experimental
 }  // namespace Kokkos
