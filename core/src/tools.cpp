@@ -38,9 +38,7 @@ namespace {
 constexpr std::uint64_t interface_version = 20211015;  // the Kokkos Tools interface version Weft speaks
 constexpr int max_tools = 8;
 
-struct SpaceHandle {
-  char name[64];
-};
+using profiling::SpaceHandle;
 SpaceHandle handle_of(const char* space) {
   SpaceHandle h{};
   std::strncpy(h.name, space ? space : "", sizeof h.name - 1);
@@ -77,9 +75,14 @@ struct Tool {
   create_section_fn create_section = nullptr;
   section_fn start_section = nullptr, stop_section = nullptr, destroy_section = nullptr;
   metadata_fn metadata = nullptr;
+  region_fn event = nullptr;
 };
 std::vector<Tool> g_tools;
 std::vector<std::vector<std::uint32_t>> g_section_ids;  // per tool: Weft's section id -> the tool's
+profiling::Callbacks g_cb;                              // the program's own listeners (set_callbacks)
+bool g_has_cb = false;
+std::vector<std::uint32_t> g_cb_section_ids;  // Weft's section id -> the program's callbacks'
+constexpr std::size_t cb_slot = max_tools;    // their kernel and fence ids' place in the tokens
 
 // ---- the built-in timer --------------------------------------------------------------------------------
 struct Stat {
@@ -210,10 +213,12 @@ void initialize(const std::string_view& libs, const std::string_view& profile) {
     t.stop_section = symbol<section_fn>(t.handle, "kokkosp_stop_profile_section");
     t.destroy_section = symbol<section_fn>(t.handle, "kokkosp_destroy_profile_section");
     t.metadata = symbol<metadata_fn>(t.handle, "kokkosp_declare_metadata");
+    t.event = symbol<region_fn>(t.handle, "kokkosp_profile_event");
     g_tools.push_back(t);
   }
   for (std::size_t i = 0; i < g_tools.size(); ++i)
     if (g_tools[i].init) g_tools[i].init(static_cast<int>(i), interface_version, 0, nullptr);
+  if (g_cb.init) g_cb.init(static_cast<int>(g_tools.size()), interface_version, 0, nullptr);
   // A comma-separated list: summary | json:PATH, and launches.
   std::string list_p(profile);
   std::size_t at = 0;
@@ -234,7 +239,7 @@ void initialize(const std::string_view& libs, const std::string_view& profile) {
                   "launches, separated by commas (or off)");
     }
   }
-  g_active = g_timer || !g_tools.empty();
+  g_active = g_timer || !g_tools.empty() || g_has_cb;
 }
 
 void add_report(const ProfileReport& r) {
@@ -249,6 +254,10 @@ void add_report(const ProfileReport& r) {
 void finalize() {
   for (auto& t : g_tools)
     if (t.fin) t.fin();
+  if (g_cb.finalize) g_cb.finalize();
+  g_cb = {};
+  g_has_cb = false;
+  g_cb_section_ids.clear();
   if (g_timer) {
     print_summary();
   } else {
@@ -274,6 +283,9 @@ void begin_kernel(Kind kind, std::string_view label, const char* type_name, std:
     t.ids[i] = 0;
     if (g_tools[i].begin[k]) g_tools[i].begin[k](name.c_str(), device_id, &t.ids[i]);
   }
+  t.ids[cb_slot] = 0;
+  if (auto* f = k == 0 ? g_cb.begin_parallel_for : k == 1 ? g_cb.begin_parallel_reduce : g_cb.begin_parallel_scan)
+    f(name.c_str(), device_id, &t.ids[cb_slot]);
   t.timer_slot = g_timer ? stat(k, name) : nullptr;
   if (g_annotator.push) g_annotator.push(name.c_str());
   t.start = now();
@@ -284,6 +296,8 @@ void end_kernel(KernelToken& t) {
   const int k = static_cast<int>(t.kind);
   for (std::size_t i = 0; i < g_tools.size(); ++i)
     if (g_tools[i].end[k]) g_tools[i].end[k](t.ids[i]);
+  if (auto* f = k == 0 ? g_cb.end_parallel_for : k == 1 ? g_cb.end_parallel_reduce : g_cb.end_parallel_scan)
+    f(t.ids[cb_slot]);
   if (t.timer_slot) add(const_cast<Stat*>(static_cast<const Stat*>(t.timer_slot)), dt);
 }
 void begin_fence(std::string_view label, std::uint32_t device_id, FenceToken& t) {
@@ -292,15 +306,19 @@ void begin_fence(std::string_view label, std::uint32_t device_id, FenceToken& t)
     t.ids[i] = 0;
     if (g_tools[i].begin_fence) g_tools[i].begin_fence(name.c_str(), device_id, &t.ids[i]);
   }
+  t.ids[cb_slot] = 0;
+  if (g_cb.begin_fence) g_cb.begin_fence(name.c_str(), device_id, &t.ids[cb_slot]);
   t.start = now();
 }
 void end_fence(FenceToken& t) {
   for (std::size_t i = 0; i < g_tools.size(); ++i)
     if (g_tools[i].end_fence) g_tools[i].end_fence(t.ids[i]);
+  if (g_cb.end_fence) g_cb.end_fence(t.ids[cb_slot]);
 }
 void allocate(const char* space, const char* label, const void* ptr, std::uint64_t bytes) {
   for (auto& t : g_tools)
     if (t.alloc) t.alloc(handle_of(space), label, ptr, bytes);
+  if (g_cb.allocate_data) g_cb.allocate_data(handle_of(space), label, ptr, bytes);
   if (g_timer) {
     std::lock_guard lock(g_mutex);
     auto& m = g_memory[space];
@@ -311,6 +329,7 @@ void allocate(const char* space, const char* label, const void* ptr, std::uint64
 void deallocate(const char* space, const char* label, const void* ptr, std::uint64_t bytes) {
   for (auto& t : g_tools)
     if (t.dealloc) t.dealloc(handle_of(space), label, ptr, bytes);
+  if (g_cb.deallocate_data) g_cb.deallocate_data(handle_of(space), label, ptr, bytes);
   if (g_timer) {
     std::lock_guard lock(g_mutex);
     auto& m = g_memory[space];
@@ -322,11 +341,14 @@ void begin_deep_copy(const char* dst_space, std::string_view dst_label, const vo
   const std::string d(dst_label), s(src_label);
   for (auto& t : g_tools)
     if (t.begin_copy) t.begin_copy(handle_of(dst_space), d.c_str(), dst, handle_of(src_space), s.c_str(), src, bytes);
+  if (g_cb.begin_deep_copy)
+    g_cb.begin_deep_copy(handle_of(dst_space), d.c_str(), dst, handle_of(src_space), s.c_str(), src, bytes);
   t_copy_start = now();
 }
 void end_deep_copy() {
   for (auto& t : g_tools)
     if (t.end_copy) t.end_copy();
+  if (g_cb.end_deep_copy) g_cb.end_deep_copy();
   if (g_timer) add(stat(4, "weft::deep_copy"), now() - t_copy_start);
 }
 }  // namespace weft::impl::tools
@@ -339,6 +361,7 @@ void push_region(const std::string& name) {
   if (!g_active) return;
   for (auto& t : g_tools)
     if (t.push) t.push(name.c_str());
+  if (g_cb.push_region) g_cb.push_region(name.c_str());
   if (g_timer) t_regions.emplace_back(name, now());
 }
 void pop_region() {
@@ -346,6 +369,7 @@ void pop_region() {
   if (!g_active) return;
   for (auto& t : g_tools)
     if (t.pop) t.pop();
+  if (g_cb.pop_region) g_cb.pop_region();
   if (g_timer && !t_regions.empty()) {
     auto [name, start] = t_regions.back();
     t_regions.pop_back();
@@ -362,22 +386,48 @@ std::uint32_t create_section(const std::string& name) {
     if (g_section_ids[i].size() <= id) g_section_ids[i].resize(id + 1);
     g_section_ids[i][id] = tool_id;
   }
+  if (g_cb.create_profile_section) {
+    std::uint32_t own = id;
+    g_cb.create_profile_section(name.c_str(), &own);
+    if (g_cb_section_ids.size() <= id) g_cb_section_ids.resize(id + 1);
+    g_cb_section_ids[id] = own;
+  }
   return id;
 }
 namespace {
 template <class F>
-void each_section(std::uint32_t id, section_fn Tool::*fn) {
+void each_section(std::uint32_t id, section_fn Tool::*fn, section_fn profiling::Callbacks::*cb) {
   for (std::size_t i = 0; i < g_tools.size(); ++i)
     if (g_tools[i].*fn && i < g_section_ids.size() && id < g_section_ids[i].size())
       (g_tools[i].*fn)(g_section_ids[i][id]);
+  if (g_cb.*cb) (g_cb.*cb)(id < g_cb_section_ids.size() ? g_cb_section_ids[id] : id);
 }
 }  // namespace
-void start_section(std::uint32_t id) { each_section<void>(id, &Tool::start_section); }
-void stop_section(std::uint32_t id) { each_section<void>(id, &Tool::stop_section); }
-void destroy_section(std::uint32_t id) { each_section<void>(id, &Tool::destroy_section); }
+void start_section(std::uint32_t id) {
+  each_section<void>(id, &Tool::start_section, &profiling::Callbacks::start_profile_section);
+}
+void stop_section(std::uint32_t id) {
+  each_section<void>(id, &Tool::stop_section, &profiling::Callbacks::stop_profile_section);
+}
+void destroy_section(std::uint32_t id) {
+  each_section<void>(id, &Tool::destroy_section, &profiling::Callbacks::destroy_profile_section);
+}
 void declare_metadata(const std::string& key, const std::string& value) {
   for (auto& t : g_tools)
     if (t.metadata) t.metadata(key.c_str(), value.c_str());
+  if (g_cb.declare_metadata) g_cb.declare_metadata(key.c_str(), value.c_str());
+}
+void mark_event(const std::string& name) {
+  for (auto& t : g_tools)
+    if (t.event) t.event(name.c_str());
+  if (g_cb.profile_event) g_cb.profile_event(name.c_str());
+}
+Callbacks callbacks() noexcept { return g_cb; }
+void set_callbacks(const Callbacks& c) noexcept {
+  g_cb = c;
+  const Callbacks none{};
+  g_has_cb = std::memcmp(&c, &none, sizeof c) != 0;
+  g_active = g_timer || !g_tools.empty() || g_has_cb;
 }
 }  // namespace weft::profiling
 

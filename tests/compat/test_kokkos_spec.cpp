@@ -1416,3 +1416,76 @@ TEST_CASE_TEMPLATE("Kokkos names: 3-argument hypot, Bitset with tie, a managed V
   auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sums);
   for (int l = 0; l < league; ++l) CHECK(hs(l) == doctest::Approx(len * l + 0.5 * len * (len - 1) / 2));
 }
+
+TEST_CASE_TEMPLATE(
+    "Kokkos names: const View results, vector_length_max, host_mirror_space, common_view_alloc_prop, "
+    "real/imag of half types, NewInstance",
+    E, WEFT_TEST_EXEC_SPACES) {
+  // a reduction into a const View& (a handle: Kokkos Kernels passes its result Views on as const references)
+  const Kokkos::View<double, E> result("result");
+  const int n = 1000;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<E>(0, n), KOKKOS_LAMBDA(int i, double& a) { a += 0.5 * i; }, result);
+  double h = 0;
+  Kokkos::deep_copy(h, result);
+  CHECK(h == 0.5 * n * (n - 1) / 2);
+  const Kokkos::Sum<double> sum(h);
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<E>(0, n), KOKKOS_LAMBDA(int i, double& a) { a += i; }, sum);
+  CHECK(h == double(n) * (n - 1) / 2);
+  CHECK(Kokkos::TeamPolicy<E>::vector_length_max() == (E::impl_is_host_space ? 1024 : 32));
+  static_assert(std::is_same_v<typename Kokkos::ViewTraits<double*, E>::host_mirror_space, Kokkos::HostSpace>);
+  // common_view_alloc_prop: the common value type, accepted by view_alloc
+  Kokkos::View<int*, E> vi("vi", 4);
+  Kokkos::View<double*, E> vd("vd", 4);
+  auto prop = Kokkos::common_view_alloc_prop(vi, vd);
+  static_assert(std::is_same_v<typename decltype(prop)::value_type, double>);
+  Kokkos::View<typename decltype(prop)::value_type*, E> cv(Kokkos::view_alloc("cv", prop), 7);
+  CHECK(cv.extent(0) == 7);
+  CHECK(cv.label() == "cv");
+  // real and imag of half types: the value and zero
+  const Kokkos::Experimental::half_t x(1.5f);
+  CHECK(float(Kokkos::real(x)) == 1.5f);
+  CHECK(float(Kokkos::imag(x)) == 0.0f);
+  const Kokkos::Experimental::bhalf_t y(-2.0f);
+  CHECK(float(Kokkos::real(y)) == -2.0f);
+#ifdef KOKKOS_ENABLE_SERIAL
+  Kokkos::Serial fresh{Kokkos::NewInstance{}};
+  CHECK_FALSE(fresh == Kokkos::Serial());
+  static_assert(!std::is_convertible_v<Kokkos::NewInstance, Kokkos::Serial>);
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  Kokkos::OpenMP two(2);
+  CHECK(two.concurrency() == 2);
+  static_assert(!std::is_convertible_v<int, Kokkos::OpenMP>);
+  CHECK_THROWS_WITH_AS(Kokkos::OpenMP(0), doctest::Contains("needs at least one thread"), weft::Error);
+#endif
+}
+
+namespace spec {
+int g_tool_kernels = 0;
+}
+TEST_CASE("Kokkos::Tools::Experimental callbacks: set, pause_tools, resume_tools, cleared") {
+  using namespace Kokkos::Tools::Experimental;
+  spec::g_tool_kernels = 0;
+  set_begin_parallel_for_callback([](const char* name, const uint32_t, uint64_t* id) {
+    *id = 5;
+    if (std::string(name) == "counted") ++spec::g_tool_kernels;
+  });
+  set_end_parallel_for_callback([](const uint64_t id) { spec::g_tool_kernels += id == 5 ? 10 : 1000; });
+  set_declare_input_type_callback([](const char*, const size_t, VariableInfo*) {});  // kept; never raised
+  Kokkos::parallel_for("counted", 3, KOKKOS_LAMBDA(int){});
+  CHECK(spec::g_tool_kernels == 11);
+  pause_tools();
+  Kokkos::parallel_for("counted", 3, KOKKOS_LAMBDA(int){});
+  CHECK(spec::g_tool_kernels == 11);
+  resume_tools();
+  Kokkos::parallel_for("counted", 3, KOKKOS_LAMBDA(int){});
+  CHECK(spec::g_tool_kernels == 22);
+  set_begin_parallel_for_callback(nullptr);
+  set_end_parallel_for_callback(nullptr);
+  Kokkos::parallel_for("counted", 3, KOKKOS_LAMBDA(int){});
+  CHECK(spec::g_tool_kernels == 22);
+  Kokkos::Profiling::SpaceHandle h{"HostSpace"};
+  CHECK(std::string(h.name) == "HostSpace");
+}

@@ -4,9 +4,13 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
+
+#include <weft/profiling.hpp>
 
 #include "test_common.hpp"
 
@@ -510,6 +514,94 @@ struct TaggedMdTeam {
     v(m.league_rank(), 0) += 10;
   }
 };
+
+/// What the program's own tool callbacks saw (weft::profiling::set_callbacks).
+std::vector<std::string> g_seen;
+std::uint64_t g_next_id = 100;
+std::map<std::uint64_t, std::string> g_kernel_names;  // the id a begin callback gave -> the kernel's name
+
+TEST_CASE_TEMPLATE("profiling callbacks inside the program: kernels, fences, regions, allocations, copies, sections", E,
+                   WEFT_TEST_EXEC_SPACES) {
+  namespace prof = weft::profiling;
+  const prof::Callbacks before = prof::callbacks();
+  prof::Callbacks c;
+  c.begin_parallel_for = [](const char* n, std::uint32_t, std::uint64_t* id) {
+    *id = ++g_next_id;
+    g_kernel_names[*id] = n;
+    g_seen.push_back("begin_for " + std::string(n));
+  };
+  c.end_parallel_for = [](std::uint64_t id) { g_seen.push_back("end_for " + g_kernel_names[id]); };
+  c.begin_parallel_reduce = [](const char* n, std::uint32_t, std::uint64_t* id) {
+    *id = ++g_next_id;
+    g_kernel_names[*id] = n;
+    g_seen.push_back("begin_reduce " + std::string(n));
+  };
+  c.end_parallel_reduce = [](std::uint64_t id) { g_seen.push_back("end_reduce " + g_kernel_names[id]); };
+  c.push_region = [](const char* n) { g_seen.push_back("push " + std::string(n)); };
+  c.pop_region = [] { g_seen.push_back("pop"); };
+  c.allocate_data = [](prof::SpaceHandle h, const char* label, const void*, std::uint64_t bytes) {
+    if (std::string(label) == "cb_view") g_seen.push_back("alloc " + std::to_string(bytes) + " " + h.name);
+  };
+  c.deallocate_data = [](prof::SpaceHandle, const char* label, const void*, std::uint64_t bytes) {
+    if (std::string(label) == "cb_view") g_seen.push_back("dealloc " + std::to_string(bytes));
+  };
+  c.begin_deep_copy = [](prof::SpaceHandle, const char* dst, const void*, prof::SpaceHandle, const char*, const void*,
+                         std::uint64_t bytes) {
+    g_seen.push_back("copy " + std::string(dst) + " " + std::to_string(bytes));
+  };
+  c.create_profile_section = [](const char* n, std::uint32_t* id) {
+    *id = 7;
+    g_seen.push_back("section " + std::string(n));
+  };
+  c.start_profile_section = [](std::uint32_t id) { g_seen.push_back("start " + std::to_string(id)); };
+  c.declare_metadata = [](const char* k, const char* v) { g_seen.push_back(std::string(k) + "=" + v); };
+  c.profile_event = [](const char* n) { g_seen.push_back("event " + std::string(n)); };
+  g_seen.clear();
+  prof::set_callbacks(c);
+  CHECK(prof::is_enabled());
+  {
+    weft::View<double*, E> v("cb_view", 16);
+    prof::push_region("outer");
+    weft::parallel_for(
+        "cb_for", weft::RangePolicy<E>(0, 16), WEFT_LAMBDA(int i) { v(i) = i; });
+    double s = 0;
+    weft::parallel_reduce(
+        "cb_reduce", weft::RangePolicy<E>(0, 16), WEFT_LAMBDA(int i, double& a) { a += v(i); }, s);
+    CHECK(s == 120.0);
+    prof::pop_region();
+    weft::deep_copy(v, 1.0);
+    const auto id = prof::create_section("sec");
+    prof::start_section(id);
+    prof::declare_metadata("key", "value");
+    prof::mark_event("here");
+  }
+  prof::set_callbacks({});
+  weft::parallel_for("after", weft::RangePolicy<E>(0, 4), WEFT_LAMBDA(int){});
+  const std::string space = E::memory_space::name();
+  const std::vector<std::string> want = {"alloc 128 " + space,
+                                         "push outer",
+                                         "begin_for cb_for",
+                                         "end_for cb_for",
+                                         "begin_reduce cb_reduce",
+                                         "end_reduce cb_reduce",
+                                         "pop",
+                                         "copy cb_view 128",
+                                         "section sec",
+                                         "start 7",
+                                         "key=value",
+                                         "event here",
+                                         "dealloc 128"};
+  std::vector<std::string> got;
+  for (const std::string& e : g_seen)  // the backend's own kernels and copies (initialization, fills) aside
+    if ((e.rfind("copy ", 0) != 0 && e.find("_for ") == std::string::npos && e.find("_reduce ") == std::string::npos) ||
+        e.find("cb_") != std::string::npos)
+      got.push_back(e);
+  CHECK(got == want);
+  if (got != want)
+    for (const std::string& e : g_seen) MESSAGE(e);
+  g_kernel_names.clear();
+  prof::set_callbacks(before);
+}
 
 struct TagSquares {};
 /// A scan functor with one operator() per tag and no value_type (a public MD code's neighbour-list offsets): each

@@ -334,7 +334,9 @@ auto make_reduce_adaptor(const F& f, Results&... results) {
 
 template <impl::ExecutionPolicy P, class F, class... Results>
 inline void parallel_reduce(std::string_view label, const P& policy, const F& f, Results&&... results) {
-  constexpr bool non_const = (!std::is_const_v<std::remove_reference_t<Results>> && ...);
+  // A View or a reducer is a handle: a const one still writes its result (Kokkos accepts a const View&).
+  constexpr bool non_const = ((!std::is_const_v<std::remove_reference_t<Results>> ||
+                               is_view_v<std::remove_cvref_t<Results>> || Reducer<std::remove_cvref_t<Results>>)&&...);
   static_assert(non_const,
                 "weft::parallel_reduce: a result argument is const; pass a non-const variable, a View or a reducer");
   if constexpr (non_const) {

@@ -1,12 +1,10 @@
 // partition_space: split an execution space into independent instances (own lock, own threads).
 #pragma once
 
-#include <array>
 #include <cmath>
 #include <iterator>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include <weft/error.hpp>
@@ -36,19 +34,18 @@ E partition_instance(const E& exec, double weight, double total) {
 }
 }  // namespace impl
 
-/// Returns one new instance per weight; each gets a share of exec's threads proportional to its weight
-/// (at least one). Work on different instances may run concurrently from different host threads, and
-/// fencing one does not wait for the others.
+/// Returns one new instance per weight, in a std::vector (as Kokkos); each gets a share of exec's threads
+/// proportional to its weight (at least one). Work on different instances may run concurrently from different host
+/// threads, and fencing one does not wait for the others.
 template <ExecutionSpace E, class... W>
-std::array<E, sizeof...(W)> partition_space(const E& exec, W... weights) {
-  static_assert(sizeof...(W) >= 1, "weft::experimental::partition_space needs at least one weight");
-  static_assert((std::is_arithmetic_v<W> && ...), "weft::experimental::partition_space: weights are numbers");
+requires(sizeof...(W) >= 1 && (std::is_arithmetic_v<W> && ...)) std::vector<E> partition_space(const E& exec,
+                                                                                               W... weights) {
   const double w[] = {static_cast<double>(weights)...};
   const double total = impl::partition_weights_total(w, sizeof...(W));
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<E, sizeof...(W)>{impl::partition_instance(exec, w[I], total)...};
-  }
-  (std::index_sequence_for<W...>{});
+  std::vector<E> parts;
+  parts.reserve(sizeof...(W));
+  for (double x : w) parts.push_back(impl::partition_instance(exec, x, total));
+  return parts;
 }
 
 /// The same from a container of weights (std::vector, std::array, ...): one instance per element, in a

@@ -370,6 +370,8 @@ class TeamPolicy {
   int team_size() const { return team_ > 0 ? team_ : team_size_recommended(); }
   int vector_length() const { return vector_ > 0 ? vector_ : 1; }
   bool impl_auto_team_size() const { return team_ <= 0; }
+  /// The longest vector length a team takes: a warp's 32 lanes on GPU backends, 1024 on host ones (as Kokkos).
+  static constexpr int vector_length_max() { return execution_space::impl_is_host_space ? 1024 : 32; }
   int team_size_max() const { return impl::TeamTraits<execution_space>::team_size_max(space_, vector_length()); }
   int team_size_recommended() const {
     return impl::TeamTraits<execution_space>::team_size_recommended(space_, vector_length());

@@ -49,6 +49,11 @@ inline constexpr bool is_execution_space_v = ExecutionSpace<T>;
 template <class T>
 inline constexpr bool is_memory_space_v = MemorySpace<T>;
 
+/// Serial(NewInstance{}): a new instance of a space rather than the default one (Kokkos's tag).
+struct NewInstance {
+  explicit NewInstance() = default;
+};
+
 /// A (execution space, memory space) pair, as in Kokkos.
 template <class Exec, class Mem>
 struct Device {

@@ -174,6 +174,8 @@ struct ViewTraits {
                                           typename execution_space::array_layout, typename parsed::layout>;
   using memory_traits = typename parsed::traits;
   using device_type = Device<execution_space, memory_space>;
+  /// Where a host mirror of such a View lives (as View::host_mirror_space).
+  using host_mirror_space = HostSpace;
   using value_type = typename analysis::value_type;
   using const_value_type = std::add_const_t<value_type>;
   using non_const_value_type = std::remove_cv_t<value_type>;
@@ -727,6 +729,8 @@ impl::ViewAllocProps<> view_alloc(const Args&... args) {
       p.sequential_host_init = true;
     else if constexpr (impl::Label<A>)
       p.label = std::string(std::string_view(a));
+    else if constexpr (requires { typename A::impl_view_alloc_ignored; })
+      (void)a;  // a property that only carries a type (Kokkos's common_view_alloc_prop for plain Views)
     else
       static_assert(
           ExecutionSpace<A> || MemorySpace<A>,

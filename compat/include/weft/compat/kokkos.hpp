@@ -339,6 +339,23 @@ inline unsigned get_available_cores_per_numa() {
 inline unsigned get_available_threads_per_core() { return 1; }
 }  // namespace hwloc
 
+namespace impl_compat {
+/// What common_view_alloc_prop gives: the Views' common value type (for a plain View the property carries nothing
+/// else, as in Kokkos; view_alloc accepts and ignores it).
+template <class T>
+struct CommonViewAllocProp {
+  using value_type = T;
+  using scalar_array_type = T;
+  using impl_view_alloc_ignored = void;
+};
+}  // namespace impl_compat
+/// common_view_alloc_prop(views...): view_alloc's property for a View of the given Views' common value type.
+template <class... Views>
+requires(sizeof...(Views) >= 1) impl_compat::CommonViewAllocProp<
+    std::common_type_t<std::remove_cv_t<typename Views::value_type>...>> common_view_alloc_prop(const Views&...) {
+  return {};
+}
+
 /// Kokkos::vector<T[, Device]> (Kokkos_Vector.hpp, deprecated in Kokkos 4): weft::DualVector.
 template <class T, class Arg = void>
 using vector = ::weft::DualVector<T, std::conditional_t<std::is_void_v<Arg>, ::weft::DefaultExecutionSpace, Arg>>;
@@ -445,12 +462,162 @@ inline void startSection(std::uint32_t id) { ::weft::profiling::start_section(id
 inline void stopSection(std::uint32_t id) { ::weft::profiling::stop_section(id); }
 inline void destroyProfileSection(std::uint32_t id) { ::weft::profiling::destroy_section(id); }
 using ScopedRegion = ::weft::profiling::ScopedRegion;
+inline void markEvent(const std::string& name) { ::weft::profiling::mark_event(name); }
+using SpaceHandle = ::weft::profiling::SpaceHandle;
+/// What the init callback gets per device (Kokkos_Profiling_DeviceInfo.hpp).
+using KokkosPDeviceInfo = ::weft::profiling::DeviceInfo;
 }  // namespace Profiling
 namespace Tools {
 using namespace Profiling;
 inline void declareMetadata(const std::string& key, const std::string& value) {
   ::weft::profiling::declare_metadata(key, value);
 }
+/// The Kokkos Tools interface inside the program: set_<event>_callback(fn) makes fn (a plain function or a lambda
+/// without captures) listen to that event beside the tool libraries (weft::profiling::set_callbacks);
+/// pause_tools() removes every listener the program set, resume_tools() brings them back.
+namespace Experimental {
+using initFunction = decltype(::weft::profiling::Callbacks::init);
+using finalizeFunction = decltype(::weft::profiling::Callbacks::finalize);
+using beginFunction = decltype(::weft::profiling::Callbacks::begin_parallel_for);
+using endFunction = decltype(::weft::profiling::Callbacks::end_parallel_for);
+using beginFenceFunction = decltype(::weft::profiling::Callbacks::begin_fence);
+using endFenceFunction = decltype(::weft::profiling::Callbacks::end_fence);
+using pushFunction = decltype(::weft::profiling::Callbacks::push_region);
+using popFunction = decltype(::weft::profiling::Callbacks::pop_region);
+using allocateDataFunction = decltype(::weft::profiling::Callbacks::allocate_data);
+using deallocateDataFunction = decltype(::weft::profiling::Callbacks::deallocate_data);
+using beginDeepCopyFunction = decltype(::weft::profiling::Callbacks::begin_deep_copy);
+using endDeepCopyFunction = decltype(::weft::profiling::Callbacks::end_deep_copy);
+using createProfileSectionFunction = decltype(::weft::profiling::Callbacks::create_profile_section);
+using startProfileSectionFunction = decltype(::weft::profiling::Callbacks::start_profile_section);
+using stopProfileSectionFunction = decltype(::weft::profiling::Callbacks::stop_profile_section);
+using destroyProfileSectionFunction = decltype(::weft::profiling::Callbacks::destroy_profile_section);
+using profileEventFunction = decltype(::weft::profiling::Callbacks::profile_event);
+using declareMetadataFunction = decltype(::weft::profiling::Callbacks::declare_metadata);
+#define WEFT_KOKKOS_TOOLS_SETTER(NAME, FIELD, TYPE) \
+  inline void NAME(TYPE f) {                        \
+    auto c = ::weft::profiling::callbacks();        \
+    c.FIELD = f;                                    \
+    ::weft::profiling::set_callbacks(c);            \
+  }
+WEFT_KOKKOS_TOOLS_SETTER(set_init_callback, init, initFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_finalize_callback, finalize, finalizeFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_begin_parallel_for_callback, begin_parallel_for, beginFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_begin_parallel_reduce_callback, begin_parallel_reduce, beginFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_begin_parallel_scan_callback, begin_parallel_scan, beginFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_end_parallel_for_callback, end_parallel_for, endFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_end_parallel_reduce_callback, end_parallel_reduce, endFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_end_parallel_scan_callback, end_parallel_scan, endFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_begin_fence_callback, begin_fence, beginFenceFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_end_fence_callback, end_fence, endFenceFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_push_region_callback, push_region, pushFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_pop_region_callback, pop_region, popFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_allocate_data_callback, allocate_data, allocateDataFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_deallocate_data_callback, deallocate_data, deallocateDataFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_begin_deep_copy_callback, begin_deep_copy, beginDeepCopyFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_end_deep_copy_callback, end_deep_copy, endDeepCopyFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_create_profile_section_callback, create_profile_section, createProfileSectionFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_start_profile_section_callback, start_profile_section, startProfileSectionFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_stop_profile_section_callback, stop_profile_section, stopProfileSectionFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_destroy_profile_section_callback, destroy_profile_section, destroyProfileSectionFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_profile_event_callback, profile_event, profileEventFunction)
+WEFT_KOKKOS_TOOLS_SETTER(set_declare_metadata_callback, declare_metadata, declareMetadataFunction)
+#undef WEFT_KOKKOS_TOOLS_SETTER
+
+/// The tuning and tool-settings parts of the interface: the types, and setters that take the callbacks. Weft asks
+/// tools for no tuning values and no settings and declares no tuning variables, so these events never happen (the
+/// program's listeners are kept all the same); DualView sync/modify events are not emitted either (docs/kokkos.md).
+struct ToolSettings {
+  bool requires_global_fencing;
+  bool padding[255];
+};
+struct ToolProgrammingInterface {
+  void (*fence)(std::uint32_t);
+  void (*padding[31])();
+};
+enum class ValueType { kokkos_value_double, kokkos_value_int64, kokkos_value_string };
+enum class StatisticalCategory {
+  kokkos_value_categorical,
+  kokkos_value_ordinal,
+  kokkos_value_interval,
+  kokkos_value_ratio
+};
+enum class CandidateValueType { kokkos_value_set, kokkos_value_range, kokkos_value_unbounded };
+struct VariableInfo {
+  ValueType type;
+  StatisticalCategory category;
+  CandidateValueType valueQuantity;
+  void* candidates;
+  void* toolProvidedInfo;
+};
+struct VariableValue {
+  std::size_t type_id;
+  union {
+    double double_value;
+    std::int64_t int_value;
+    const char* string_value;
+  } value;
+  void* metadata;
+};
+enum class OptimizationType { minimize, maximize };
+struct OptimizationGoal {
+  std::size_t type_id;
+  OptimizationType goal;
+};
+using dualViewSyncFunction = void (*)(const char*, const void* const, bool);
+using dualViewModifyFunction = void (*)(const char*, const void* const, bool);
+using requestToolSettingsFunction = void (*)(const std::uint32_t, ToolSettings*);
+using provideToolProgrammingInterfaceFunction = void (*)(const std::uint32_t, ToolProgrammingInterface);
+using outputTypeDeclarationFunction = void (*)(const char*, const std::size_t, VariableInfo* info);
+using inputTypeDeclarationFunction = void (*)(const char*, const std::size_t, VariableInfo* info);
+using requestValueFunction = void (*)(const std::size_t, const std::size_t, const VariableValue*, const std::size_t,
+                                      VariableValue*);
+using contextBeginFunction = void (*)(const std::size_t);
+using contextEndFunction = void (*)(const std::size_t, VariableValue);
+using optimizationGoalDeclarationFunction = void (*)(const std::size_t, const OptimizationGoal goal);
+}  // namespace Experimental
+}  // namespace Tools
+namespace impl_compat {
+/// The listeners of the events Weft never raises (tuning, tool settings, DualView sync/modify), kept as set.
+struct ToolsNeverCalled {
+  Tools::Experimental::dualViewSyncFunction dual_view_sync = nullptr;
+  Tools::Experimental::dualViewModifyFunction dual_view_modify = nullptr;
+  Tools::Experimental::requestToolSettingsFunction request_tool_settings = nullptr;
+  Tools::Experimental::provideToolProgrammingInterfaceFunction provide_tool_programming_interface = nullptr;
+  Tools::Experimental::outputTypeDeclarationFunction declare_output_type = nullptr;
+  Tools::Experimental::inputTypeDeclarationFunction declare_input_type = nullptr;
+  Tools::Experimental::requestValueFunction request_output_values = nullptr;
+  Tools::Experimental::contextBeginFunction begin_context = nullptr;
+  Tools::Experimental::contextEndFunction end_context = nullptr;
+  Tools::Experimental::optimizationGoalDeclarationFunction declare_optimization_goal = nullptr;
+};
+inline ToolsNeverCalled tools_never_called{};
+inline ::weft::profiling::Callbacks tools_paused{};
+}  // namespace impl_compat
+namespace Tools {
+namespace Experimental {
+#define WEFT_KOKKOS_TOOLS_KEPT(NAME, FIELD, TYPE) \
+  inline void NAME(TYPE f) { ::Kokkos::impl_compat::tools_never_called.FIELD = f; }
+WEFT_KOKKOS_TOOLS_KEPT(set_dual_view_sync_callback, dual_view_sync, dualViewSyncFunction)
+WEFT_KOKKOS_TOOLS_KEPT(set_dual_view_modify_callback, dual_view_modify, dualViewModifyFunction)
+WEFT_KOKKOS_TOOLS_KEPT(set_request_tool_settings_callback, request_tool_settings, requestToolSettingsFunction)
+WEFT_KOKKOS_TOOLS_KEPT(set_provide_tool_programming_interface_callback, provide_tool_programming_interface,
+                       provideToolProgrammingInterfaceFunction)
+WEFT_KOKKOS_TOOLS_KEPT(set_declare_output_type_callback, declare_output_type, outputTypeDeclarationFunction)
+WEFT_KOKKOS_TOOLS_KEPT(set_declare_input_type_callback, declare_input_type, inputTypeDeclarationFunction)
+WEFT_KOKKOS_TOOLS_KEPT(set_request_output_values_callback, request_output_values, requestValueFunction)
+WEFT_KOKKOS_TOOLS_KEPT(set_begin_context_callback, begin_context, contextBeginFunction)
+WEFT_KOKKOS_TOOLS_KEPT(set_end_context_callback, end_context, contextEndFunction)
+WEFT_KOKKOS_TOOLS_KEPT(set_declare_optimization_goal_callback, declare_optimization_goal,
+                       optimizationGoalDeclarationFunction)
+#undef WEFT_KOKKOS_TOOLS_KEPT
+/// Removes the program's listeners (the tool libraries keep listening), keeping them for resume_tools().
+inline void pause_tools() {
+  ::Kokkos::impl_compat::tools_paused = ::weft::profiling::callbacks();
+  ::weft::profiling::set_callbacks({});
+}
+inline void resume_tools() { ::weft::profiling::set_callbacks(::Kokkos::impl_compat::tools_paused); }
+}  // namespace Experimental
 }  // namespace Tools
 }  // namespace Kokkos
 

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include <weft/atomics.hpp>
+#include <weft/half.hpp>
 #include <weft/macros.hpp>
 
 namespace weft {
@@ -157,6 +158,15 @@ template <class T>
 requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION constexpr auto imag(T) noexcept {
   using R = std::conditional_t<std::is_integral_v<T>, double, T>;
   return R(0);
+}
+/// real and imag of a 16-bit float (half_t, bhalf_t): itself, and its zero.
+template <class Tr>
+WEFT_INLINE_FUNCTION impl::Float16<Tr> real(impl::Float16<Tr> x) noexcept {
+  return x;
+}
+template <class Tr>
+WEFT_INLINE_FUNCTION impl::Float16<Tr> imag(impl::Float16<Tr>) noexcept {
+  return impl::Float16<Tr>(0.0f);
 }
 template <class T>
 requires std::is_arithmetic_v<T> WEFT_INLINE_FUNCTION constexpr auto conj(T x) noexcept {

@@ -27,9 +27,10 @@ void print_launch(const char* label, unsigned gx, unsigned gy, unsigned gz, unsi
 
 enum class Kind : int { parallel_for, parallel_reduce, parallel_scan };
 
-/// What begin_kernel hands to end_kernel: each chained tool's kernel id, and the start time.
+/// What begin_kernel hands to end_kernel: each chained tool's kernel id (the program's callbacks' last), and the
+/// start time.
 struct KernelToken {
-  std::uint64_t ids[8];
+  std::uint64_t ids[9];
   double start;
   Kind kind;
   const void* timer_slot;
@@ -38,7 +39,7 @@ void begin_kernel(Kind kind, std::string_view label, const char* type_name, std:
 void end_kernel(KernelToken& t);
 
 struct FenceToken {
-  std::uint64_t ids[8];
+  std::uint64_t ids[9];
   double start;
   bool active;
 };

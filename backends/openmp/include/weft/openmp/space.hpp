@@ -1,12 +1,15 @@
 // weft::OpenMP: the execution space that runs patterns on an OpenMP thread team.
 #pragma once
 
+#include <string>
+
 #include <weft/impl/tools.hpp>
 
 #include <omp.h>
 
 #include <type_traits>
 
+#include <weft/error.hpp>
 #include <weft/host/execution.hpp>
 #include <weft/host/region.hpp>
 
@@ -30,11 +33,20 @@ class OpenMP : public impl::HostExecution<OpenMP> {
   /// A new instance that runs on `nthreads` threads (see partition_space); its fence orders only memory, as
   /// every host fence.
   static OpenMP impl_create_instance(int nthreads) { return adopt(impl::host_instance_create("OpenMP", nthreads)); }
+  /// OpenMP(n): a new instance of n threads, as Kokkos spells it (n < 1 raises weft::Error).
+  explicit OpenMP(int nthreads) : OpenMP(impl_create_instance(positive_threads(nthreads))) {}
 
   static constexpr const char* name() { return "OpenMP"; }
   int concurrency() const { return h_.get() ? h_.get()->nthreads : omp_get_max_threads(); }
   static bool in_parallel() { return impl::t_in_host_parallel || omp_in_parallel(); }
   int impl_thread_count() const { return h_.get()->nthreads; }
+
+ private:
+  static int positive_threads(int n) {
+    if (n < 1)
+      throw Error("weft::OpenMP(" + std::to_string(n) + "): a new instance needs at least one thread; give n >= 1");
+    return n;
+  }
 };
 
 namespace impl {

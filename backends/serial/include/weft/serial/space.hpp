@@ -17,6 +17,8 @@ class Serial : public impl::HostExecution<Serial> {
   Serial() : HostExecution(impl::g_serial_default_instance) {}
   /// A new, independent instance (its own id; its fence orders only memory, as every host fence).
   static Serial impl_create_instance(int /*nthreads*/ = 1) { return adopt(impl::host_instance_create("Serial", 1)); }
+  /// Serial(NewInstance{}): the same, as Kokkos spells it.
+  explicit Serial(NewInstance) : Serial(impl_create_instance()) {}
 
   static constexpr const char* name() { return "Serial"; }
   int concurrency() const { return 1; }
