@@ -7,7 +7,8 @@
 #       [--build <dir>] [--out <table.md>] [--timeout <s>] [--jobs N] [Name ...]
 #
 # Without names or --files it runs every file of suite-4.6.01.txt (Kokkos 4.6.01's per-backend suite) of the kinds
-# given (default core,containers,algorithms: the 144 files outside the std algorithms). It exits 1 when a file does
+# given (default core,containers,algorithms: the 144 files outside the std algorithms); a name may be kind:Name (core
+# and containers both have WithoutInitializing; containers' builds as containers_WithoutInitializing). It exits 1 when a file does
 # not compile, a test fails, or a program crashes, times out or runs no test; 2 on bad arguments. The build folder
 # defaults to a temporary one outside the repository; each file's compile log and test output stay there
 # (<build>/logs/<Name>.{build,run}.log).
@@ -26,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     --jobs) jobs=$2; shift 2 ;;
     --kinds) kinds=$2; shift 2 ;;
     --files) IFS=',' read -r -a more <<<"$2"; names+=("${more[@]}"); shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -43,11 +44,12 @@ if [[ ${#names[@]} -eq 0 ]]; then
   [[ ${#kind_list[@]} -gt 0 ]] || { echo "run.sh: --kinds '$kinds' names no kind" >&2; exit 2; }
   for k in "${kind_list[@]}"; do
     case $k in core|containers|algorithms|std) ;; *) echo "run.sh: --kinds: '$k' is not core, containers, algorithms or std" >&2; exit 2 ;; esac
-    mapfile -t -O "${#names[@]}" names < <(awk -v k="$k" '$1 == k { print $2 }' "$suite")
+    mapfile -t -O "${#names[@]}" names < <(awk -v k="$k" '$1 == k { print $1 ":" $2 }' "$suite")
   done
 fi
 for n in "${names[@]}"; do
-  [[ $n =~ ^[A-Za-z0-9_]+$ ]] || { echo "run.sh: '$n' is not a test file name (Name for Test<Name>.hpp)" >&2; exit 2; }
+  [[ $n =~ ^((core|containers|algorithms|std):)?[A-Za-z0-9_]+$ ]] ||
+    { echo "run.sh: '$n' is not a test file name (Name or kind:Name for Test<Name>.hpp)" >&2; exit 2; }
 done
 [[ ${#names[@]} -gt 0 ]] || { echo "run.sh: no test file to run" >&2; exit 2; }
 [[ -n $build ]] || build=$(mktemp -d "${TMPDIR:-/tmp}/weft-kokkos-tests-$category.XXXXXX")
@@ -63,6 +65,12 @@ if ! cmake -S "$here" -B "$build" -G Ninja -DKOKKOS_SOURCE="$kokkos" -DCATEGORY=
 fi
 cmake --build "$build" --target kokkos_test_main >"$build/logs/main.build.log" 2>&1 || {
   echo "run.sh: Kokkos's test main does not compile; see $build/logs/main.build.log" >&2; exit 1; }
+# The targets CMake made of the entries (a containers file whose name core also has is containers_<Name>).
+declare -A target_of
+while read -r entry target; do target_of[$entry]=$target; done <"$build/targets.txt"
+targets=()
+for n in "${names[@]}"; do targets+=("${target_of[$n]:?run.sh: no target for $n}"); done
+names=("${targets[@]}")
 # Compile the files side by side (one compiler each; --jobs, default the core count), then run them one by one.
 export build
 printf '%s\n' "${names[@]}" | xargs -P "$jobs" -I{} sh -c \
