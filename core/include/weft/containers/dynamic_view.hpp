@@ -196,11 +196,12 @@ class DynamicView {
           "weft::DynamicView::resize_serial on a default-constructed DynamicView; construct it with (label, "
           "min_chunk_size, max_extent) first");
     Control& c = control();
-    if (n_in < I(0))
-      // (string building here, not impl::throw_cat's braced list: nvcc 13's cudafe rewrites that call as
-      // throw_cat(({...})), which g++ then reads as a statement expression)
-      throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n_in) +
-                  ") is negative; give the number of elements");
+    if constexpr (std::is_signed_v<I>)
+      if (n_in < I(0))
+        // (string building here, not impl::throw_cat's braced list: nvcc 13's cudafe rewrites that call as
+        // throw_cat(({...})), which g++ then reads as a statement expression)
+        throw Error("weft::DynamicView \"" + c.label + "\": resize_serial(" + std::to_string(n_in) +
+                    ") is negative; give the number of elements");
     const std::size_t n = static_cast<std::size_t>(n_in);
     const std::uint64_t need = chunks_for(n);
     if (need > chunk_max_)

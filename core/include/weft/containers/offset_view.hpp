@@ -264,19 +264,23 @@ auto subview(const OffsetView<D, P...>& v, const Args&... args) {
   }
   (std::index_sequence_for<Args...>());
   using S = decltype(s);
-  typename impl::offset_view_of<S>::begins_type b = {};
+  using Result = impl::offset_view_of<S>;
+  std::int64_t kept[Result::Rank > 0 ? Result::Rank : 1] = {};  // the begins of the dimensions kept, in order
   int out = 0, k = 0;
   (
       [&](const auto& a) {
         using A = std::decay_t<decltype(a)>;
         if constexpr (std::is_same_v<A, ALL_t>)
-          b[out++] = v.begin(k);
+          kept[out++] = v.begin(k);
         else if constexpr (impl::is_range_arg<A>::value)
-          b[out++] = 0;
+          kept[out++] = 0;
         ++k;
       }(args),
       ...);
-  return impl::offset_view_of<S>(s, b);
+  typename Result::begins_type b = {};
+  if constexpr (Result::Rank > 0)
+    for (int r = 0; r < Result::Rank; ++r) b[r] = kept[r];
+  return Result(s, b);
 }
 
 // ---- copies and mirrors ----
