@@ -162,18 +162,12 @@ class Bitset {
   /// A bit set to 1 in the hint's block: {true, its index}; none, {false, a hint in the next block to try}.
   WEFT_INLINE_FUNCTION pair<bool, unsigned> find_any_set_near(
       unsigned hint, unsigned direction = BIT_SCAN_FORWARD_MOVE_HINT_FORWARD) const {
-    const unsigned n = max_hint();
-    if (n == 0) return pair<bool, unsigned>(false, 0u);
-    const unsigned b = (hint >> impl::BitsetBlock::shift) < n ? hint >> impl::BitsetBlock::shift : 0u;
-    return impl::bitset_find(b, n, hint & impl::BitsetBlock::mask, live_bits(b, false), direction);
+    return find_near(hint, direction, false);
   }
   /// A bit set to 0 in the hint's block: {true, its index}; none, {false, a hint in the next block to try}.
   WEFT_INLINE_FUNCTION pair<bool, unsigned> find_any_unset_near(
       unsigned hint, unsigned direction = BIT_SCAN_FORWARD_MOVE_HINT_FORWARD) const {
-    const unsigned n = max_hint();
-    if (n == 0) return pair<bool, unsigned>(false, 0u);
-    const unsigned b = (hint >> impl::BitsetBlock::shift) < n ? hint >> impl::BitsetBlock::shift : 0u;
-    return impl::bitset_find(b, n, hint & impl::BitsetBlock::mask, live_bits(b, true), direction);
+    return find_near(hint, direction, true);
   }
   WEFT_INLINE_FUNCTION constexpr bool is_allocated() const { return blocks_.is_allocated(); }
   /// The blocks, 32 bits each (bit i is bit i % 32 of block i / 32).
@@ -185,10 +179,15 @@ class Bitset {
     if (props.label.empty()) props.label = "Bitset";
     return props;
   }
-  WEFT_FORCEINLINE_FUNCTION unsigned live_bits(unsigned b, bool zeros) const {
-    unsigned v = atomic_load(&blocks_(b));
-    if (zeros) v = ~v;
-    return b + 1 == max_hint() ? v & last_mask_ : v;
+  /// The search of the hint's block (a hint past the end starts at block 0) for a 1 bit, or a 0 bit with `zeros`.
+  WEFT_INLINE_FUNCTION pair<bool, unsigned> find_near(unsigned hint, unsigned direction, bool zeros) const {
+    const unsigned n = max_hint();
+    if (n == 0) return pair<bool, unsigned>(false, 0u);
+    const unsigned b = (hint >> impl::BitsetBlock::shift) < n ? hint >> impl::BitsetBlock::shift : 0u;
+    unsigned live = atomic_load(&blocks_(b));
+    if (zeros) live = ~live;
+    if (b + 1 == n) live &= last_mask_;
+    return impl::bitset_find(b, n, hint & impl::BitsetBlock::mask, live, direction);
   }
   unsigned size_ = 0;
   unsigned last_mask_ = ~0u;
