@@ -103,11 +103,21 @@ void throw_host_team_memory(std::string_view label, int teams, std::size_t bytes
                               "once (fewer threads)");
 }
 
-void throw_view_elements_bytes(std::string_view label, std::size_t n, std::size_t element_bytes) {
+namespace {
+// The fix for a View too large for one allocation; for an allocation, the memory space that could not make it and
+// the label, in Kokkos's words ("HostSpace memory space failed to allocate ... (label=\"a\")": its ViewBadAlloc test).
+std::string too_large_fix(std::string_view label, const char* space) {
+  if (!space) return "use smaller extents";
+  return std::string(space) + " memory space failed to allocate them (label=\"" + std::string(label) +
+         "\"); use smaller extents";
+}
+}  // namespace
+
+void throw_view_elements_bytes(std::string_view label, std::size_t n, std::size_t element_bytes, const char* space) {
   throw_bytes_error(size_mul(n, element_bytes),
                     "weft::View " + quote(label) + ": " + std::to_string(n) + " elements of " +
                         std::to_string(element_bytes) + " bytes",
-                    "use smaller extents");
+                    too_large_fix(label, space));
 }
 
 void throw_gpu_team_shape(std::string_view label, const char* space, int team_size, int vector_length, int max) {
@@ -147,10 +157,10 @@ void throw_view_map_mismatch(std::string_view label, const std::size_t* ext, con
 }
 
 void throw_view_span_bytes(std::string_view label, const std::size_t* ext, const std::size_t* str, int rank,
-                           std::size_t element_bytes, std::size_t bytes) {
+                           std::size_t element_bytes, std::size_t bytes, const char* space) {
   std::string s = "weft::View " + quote(label) + ": extents " + format_extents(ext, rank);
   if (str) s += " and strides " + format_extents(str, rank);
-  throw_bytes_error(bytes, s + " of " + std::to_string(element_bytes) + "-byte elements", "use smaller extents");
+  throw_bytes_error(bytes, s + " of " + std::to_string(element_bytes) + "-byte elements", too_large_fix(label, space));
 }
 
 void throw_view_error(std::string_view label, const std::string& what) {

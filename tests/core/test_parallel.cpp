@@ -2,6 +2,7 @@
 // parallel_scan (inclusive/exclusive use, totals, functors), checked against serial loops.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -666,9 +667,8 @@ TEST_CASE_TEMPLATE("work tags on MDRange and Team policies, traits accepted, ext
 
 namespace {
 
-// Several host threads dispatching to one instance at once (the default one): on the host backends each dispatch is
-// independent (no per-instance state is shared: reduction and scan buffers belong to the dispatch), so they run at
-// once, each with the instance's thread count; results are those of the same work dispatched one at a time.
+// Several host threads dispatching to one instance at once (the default one): the instance runs their kernels one
+// after the other, as Kokkos's (the next test); results are those of the same work dispatched from one thread.
 TEST_CASE_TEMPLATE("host backends: concurrent dispatch to one instance from several threads", E,
                    WEFT_TEST_HOST_SPACES) {
   constexpr int threads = 4, rounds = 25, n = 20011;
@@ -699,6 +699,64 @@ TEST_CASE_TEMPLATE("host backends: concurrent dispatch to one instance from seve
     });
   for (auto& th : pool) th.join();
   for (int t = 0; t < threads; ++t) CHECK(wrong[t] == 0);
+}
+
+// Kokkos's ExecSpaceThreadSafety: kernels given to one instance by two threads at once never overlap (each counts
+// itself in and out of a shared counter and sees only itself inside); a fence from another thread waits for the
+// kernel running; a dispatch nested in a kernel still runs inline; a second instance runs beside the first.
+TEST_CASE_TEMPLATE("host backends: one instance runs its kernels one at a time, whichever thread gives them", E,
+                   WEFT_TEST_HOST_SPACES) {
+  int inside = 0, overlaps = 0, ran = 0, ready = 0;
+  auto work = [&](const E& exec, const char* label) {
+    __atomic_add_fetch(&ready, 1, __ATOMIC_ACQ_REL);  // both threads start together
+    while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < 2) std::this_thread::yield();
+    for (int r = 0; r < 40; ++r) {
+      weft::parallel_for(label, weft::RangePolicy<E>(exec, 0, 1), [&](int) {
+        if (__atomic_add_fetch(&inside, 1, __ATOMIC_ACQ_REL) != 1) __atomic_add_fetch(&overlaps, 1, __ATOMIC_RELAXED);
+        for (volatile int spin = 0; spin < 100000; spin = spin + 1) {
+        }
+        int nested = 0;  // nested on the same instance: inline, no deadlock
+        weft::parallel_reduce(
+            "nested", weft::RangePolicy<E>(exec, 0, 3), [](int i, int& a) { a += i; }, nested);
+        if (nested != 3) __atomic_add_fetch(&overlaps, 100, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&ran, 1, __ATOMIC_RELAXED);
+        __atomic_sub_fetch(&inside, 1, __ATOMIC_ACQ_REL);
+      });
+      long sum = 0;
+      weft::parallel_reduce(
+          label, weft::RangePolicy<E>(exec, 0, 1),
+          [&](int, long& a) {
+            if (__atomic_add_fetch(&inside, 1, __ATOMIC_ACQ_REL) != 1)
+              __atomic_add_fetch(&overlaps, 1, __ATOMIC_RELAXED);
+            for (volatile int spin = 0; spin < 100000; spin = spin + 1) {
+            }
+            a += 1;
+            __atomic_sub_fetch(&inside, 1, __ATOMIC_ACQ_REL);
+          },
+          sum);
+      if (sum != 1) __atomic_add_fetch(&overlaps, 1000, __ATOMIC_RELAXED);
+    }
+  };
+  const E exec;
+  std::thread a([&] { work(exec, "thread_a"); });
+  std::thread b([&] { work(exec, "thread_b"); });
+  a.join();
+  b.join();
+  CHECK(overlaps == 0);
+  CHECK(ran == 80);
+  // A fence from another thread returns only once the kernel running on the instance has finished.
+  int finished = 0, started = 0;
+  std::thread k([&] {
+    weft::parallel_for("slow", weft::RangePolicy<E>(exec, 0, 1), [&](int) {
+      __atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      __atomic_store_n(&finished, 1, __ATOMIC_RELEASE);
+    });
+  });
+  while (!__atomic_load_n(&started, __ATOMIC_ACQUIRE)) std::this_thread::yield();
+  exec.fence("waits for slow");
+  CHECK(__atomic_load_n(&finished, __ATOMIC_ACQUIRE) == 1);
+  k.join();
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // TeamPolicy: league/team sizes, member API, scratch (levels 0/1, per team and per thread, at and over
 // the limit), nested TeamThreadRange / ThreadVectorRange / TeamVectorRange patterns and single().
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -217,6 +218,81 @@ TEST_CASE_TEMPLATE("team reductions over the league", E, WEFT_TEST_EXEC_SPACES) 
       total);
   const long all = long(league) * n;
   CHECK(total == all * (all - 1) / 2);
+}
+
+// A nested parallel_reduce with a functor that names the result's type and has init/join reduces with them (a
+// product with init 1 here; Kokkos's TeamReductionScan), at each nesting level.
+struct ProductFunctor {
+  using value_type = long;
+  WEFT_INLINE_FUNCTION void init(long& v) const { v = 1; }
+  WEFT_INLINE_FUNCTION void join(long& d, const long& s) const { d *= s; }
+  WEFT_INLINE_FUNCTION void operator()(int i, long& v) const { v *= (i % 3) + 1; }
+};
+TEST_CASE_TEMPLATE("nested parallel_reduce uses the functor's own init and join", E, WEFT_TEST_EXEC_SPACES) {
+  using member = typename weft::TeamPolicy<E>::member_type;
+  const int league = 5, n = 11;
+  weft::View<long**, E> out("out", league, 3);
+  weft::parallel_for(
+      "functor_reduce", weft::TeamPolicy<E>(league, weft::AUTO), WEFT_LAMBDA(const member& m) {
+        long a = 0, b = 0, c = 0;
+        weft::parallel_reduce(weft::TeamThreadRange(m, n), ProductFunctor{}, a);
+        weft::parallel_reduce(weft::ThreadVectorRange(m, n), ProductFunctor{}, b);
+        weft::parallel_reduce(weft::TeamVectorRange(m, n), ProductFunctor{}, c);
+        weft::single(weft::PerTeam(m), [&] {
+          out(m.league_rank(), 0) = a;
+          out(m.league_rank(), 1) = b;
+          out(m.league_rank(), 2) = c;
+        });
+      });
+  long expect = 1;
+  for (int i = 0; i < n; ++i) expect *= (i % 3) + 1;
+  auto h = weft_test::on_host(out);
+  int wrong = 0;
+  for (int l = 0; l < league; ++l)
+    for (int k = 0; k < 3; ++k) wrong += h(l, k) != expect;
+  CHECK(wrong == 0);
+}
+
+// team_scan(value, global): the teams' scans continue one another through the shared accumulator (Kokkos's
+// TeamReductionScan): each team adds its sum to *global atomically and its threads' results start from the value
+// before that add. Every thread's result is checked against its team's base and its rank; the bases, sorted, are the
+// prefix sums of the team totals in some team order, and *global ends at the sum over every thread.
+TEST_CASE_TEMPLATE("team_scan with a global accumulator chains the teams", E, WEFT_TEST_EXEC_SPACES) {
+  using member = typename weft::TeamPolicy<E>::member_type;
+  const int league = 37;
+  const int ts = max_team(E());
+  weft::View<long, E> global("global");
+  weft::deep_copy(global, 1000);  // a start value that is not 0: results continue from it
+  weft::View<long**, E> got("got", league, ts);
+  weft::parallel_for(
+      "chained_scan", weft::TeamPolicy<E>(league, ts), WEFT_LAMBDA(const member& m) {
+        const long v = 1 + m.league_rank() + m.team_rank();
+        got(m.league_rank(), m.team_rank()) = m.team_scan(v, global.data());
+      });
+  auto g = weft_test::on_host(got);
+  auto end = weft_test::on_host(global);
+  long sum = 1000;
+  std::vector<std::pair<long, long>> bases;  // (base, team total)
+  int wrong = 0;
+  for (int l = 0; l < league; ++l) {
+    long team_total = 0, before = 0;
+    for (int t = 0; t < ts; ++t) team_total += 1 + l + t;
+    const long base = g(l, 0);
+    for (int t = 0; t < ts; ++t) {
+      wrong += g(l, t) != base + before;
+      before += 1 + l + t;
+    }
+    bases.emplace_back(base, team_total);
+    sum += team_total;
+  }
+  std::sort(bases.begin(), bases.end());
+  long next = 1000;
+  for (const auto& [base, total] : bases) {
+    wrong += base != next;
+    next += total;
+  }
+  CHECK(wrong == 0);
+  CHECK(end() == sum);
 }
 
 TEST_CASE_TEMPLATE("team and thread scratch, levels 0 and 1, at and over the limit", E, WEFT_TEST_EXEC_SPACES) {

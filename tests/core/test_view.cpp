@@ -1,5 +1,7 @@
 // View: construction, ranks 0..8, static extents, layouts, subviews, deep_copy, mirrors, resize,
 // reference counting, unmanaged and atomic views, and the errors a user can cause.
+#include <limits>
+#include <new>
 #include <numeric>
 #include <random>
 #include <string>
@@ -610,11 +612,15 @@ TEST_CASE_TEMPLATE("impossible View sizes raise weft::Error naming the label, th
   using M = typename E::memory_space;
   // 3 x 768614336404564650 x 8 = 2^64 - 16 bytes: fits size_t, but rounding up to the allocation's 64-byte
   // alignment wrapped to 0.
-  CHECK_THROWS_WITH_AS((weft::View<double**, M>("w", 3, 768614336404564650ull)),
-                       doctest::Contains("weft::View \"w\": extents (3, 768614336404564650) of 8-byte elements need "
-                                         "18446744073709551600 bytes, more than one allocation can hold "
-                                         "(9223372036854775807 bytes); use smaller extents"),
-                       weft::Error);
+  CHECK_THROWS_WITH_AS(
+      (weft::View<double**, M>("w", 3, 768614336404564650ull)),
+      doctest::Contains((std::string("weft::View \"w\": extents (3, 768614336404564650) of 8-byte elements need ") +
+                         "18446744073709551600 bytes, more than one allocation can hold "
+                         "(9223372036854775807 bytes); " +
+                         std::string(M::name()) +
+                         " memory space failed to allocate them (label=\"w\"); use smaller extents")
+                            .c_str()),
+      weft::Error);
   // 2^64 - 1 bytes of chars: blamed a RangePolicy before.
   CHECK_THROWS_WITH_AS((weft::View<char**, M>("c", 3, 6148914691236517205ull)),
                        doctest::Contains("\"c\": extents (3, 6148914691236517205) of 1-byte elements need "
@@ -639,8 +645,16 @@ TEST_CASE_TEMPLATE("impossible View sizes raise weft::Error naming the label, th
   // label; on the device spaces the pool's size class for it is 2^63.
   CHECK_THROWS_WITH_AS((weft::View<char*, M>("limit", weft::impl::max_bytes)), doctest::Contains("\"limit\""),
                        weft::Error);
-  // Extents past int64: negative once converted, refused as such.
-  CHECK_THROWS_WITH_AS((weft::View<char*, M>("neg", std::size_t(1) << 63)),
+  // Unsigned extents past int64 are too many elements (Kokkos's ViewBadAlloc: size_t(-43)), not negative ones.
+  CHECK_THROWS_WITH_AS((weft::View<char*, M>("big", std::size_t(1) << 63)),
+                       doctest::Contains("\"big\": 9223372036854775808 elements of 1 bytes need 9223372036854775808 "
+                                         "bytes, more than one allocation can hold"),
+                       weft::Error);
+  CHECK_THROWS_WITH_AS(
+      (weft::View<double*, M>("m", std::numeric_limits<std::size_t>::max() - 42)),
+      doctest::Contains((std::string(M::name()) + " memory space failed to allocate them (label=\"m\")").c_str()),
+      weft::Error);
+  CHECK_THROWS_WITH_AS((weft::View<char*, M>("neg", std::int64_t(-5))),
                        doctest::Contains("\"neg\": extent 0 is negative"), weft::Error);
   // An empty View spans nothing, whatever its other extents.
   weft::View<double**, M> empty("empty", 0, std::size_t(1) << 62);
@@ -678,3 +692,95 @@ TEST_CASE("checked size arithmetic saturates at size_overflow and check_bytes re
 }
 
 }  // namespace
+
+namespace {
+struct Counted {
+  static inline int alive = 0;
+  int v = 7;
+  Counted() { ++alive; }
+  Counted(const Counted& o) : v(o.v) { ++alive; }
+  Counted& operator=(const Counted&) = default;
+  ~Counted() { --alive; }
+};
+}  // namespace
+
+// Kokkos's ViewEmptyRuntimeUnmanaged: nullptr, NULL and 0 as the first argument are a null data pointer, not a label
+// (string_view(nullptr) read address 0); a View<const char*>'s own pointer type is its data too.
+TEST_CASE("View(nullptr, n), View(NULL, n) and View(0, n) are unmanaged Views, not labels") {
+  auto* odd = reinterpret_cast<float*>(0xABADBABE);
+  CHECK(weft::View<float*>(odd, 0).data() == odd);
+  CHECK(weft::View<float*>(nullptr, 0).data() == nullptr);
+  CHECK(weft::View<float**>(nullptr, 0, 0).size() == 0);
+  CHECK(weft::View<const double*>(NULL, 0).data() == nullptr);  // NOLINT(modernize-use-nullptr)
+  CHECK(weft::View<char**>(0, 0, 0).data() == nullptr);         // NOLINT(modernize-use-nullptr)
+  const char text[] = "abc";
+  const char* p = text;
+  weft::View<const char*> chars(p, 3);
+  CHECK(chars.data() == text);
+  CHECK(chars.extent(0) == 3);
+  weft::View<const char> one(p);  // rank 0
+  CHECK(one() == 'a');
+}
+
+// Kokkos's ViewOfViews: WithoutInitializing leaves the elements to the program, construction and destruction both
+// (Weft destroyed all of them, after the program had destroyed the ones it built: a double free).
+TEST_CASE("WithoutInitializing: the elements are neither constructed nor destroyed") {
+  Counted::alive = 0;
+  {
+    weft::View<Counted*, weft::HostSpace> raw(weft::view_alloc("raw", weft::WithoutInitializing), 4);
+    CHECK(Counted::alive == 0);
+    new (&raw(1)) Counted();
+    new (&raw(3)) Counted();
+    CHECK(Counted::alive == 2);
+    raw(1).~Counted();
+    raw(3).~Counted();
+  }
+  CHECK(Counted::alive == 0);
+  {
+    weft::View<Counted*, weft::HostSpace> built("built", 4);
+    CHECK(Counted::alive == 4);
+    CHECK(built(2).v == 7);
+    // resize keeps the old elements by assignment: elements that are not trivially copyable are constructed first.
+    weft::resize(weft::WithoutInitializing, built, 6);
+    CHECK(Counted::alive == 6);
+    CHECK(built(5).v == 7);
+  }
+  CHECK(Counted::alive == 0);
+  using Inner = weft::View<int, weft::HostSpace>;
+  weft::View<Inner*, weft::HostSpace> vov(weft::view_alloc("vov", weft::WithoutInitializing), 3);
+  Inner a("a");
+  new (&vov(0)) Inner(a);
+  new (&vov(2)) Inner(a);
+  CHECK(a.use_count() == 3);
+  vov(0).~Inner();
+  vov(2).~Inner();
+  CHECK(a.use_count() == 1);
+}
+
+// deep_copy between Views of different value types converts each element (Kokkos's DeepCopyAlignment), any layouts,
+// on every backend, and across memory spaces through a staged copy.
+TEST_CASE_TEMPLATE("deep_copy converts between value types", E, WEFT_TEST_EXEC_SPACES) {
+  using M = typename E::memory_space;
+  const int n0 = 37, n1 = 5;
+  weft::View<double**, weft::LayoutRight, weft::HostSpace> src("src", n0, n1);
+  for (int i = 0; i < n0; ++i)
+    for (int j = 0; j < n1; ++j) src(i, j) = 0.25 * (i * n1 + j) + 1e-9;
+  weft::View<float**, weft::LayoutLeft, M> dev("dev", n0, n1);
+  weft::deep_copy(dev, src);  // host double -> device float, another layout
+  weft::View<int**, weft::LayoutRight, M> ints("ints", n0, n1);
+  weft::deep_copy(E(), ints, dev);  // float -> int on the instance
+  E().fence();
+  weft::View<double**, weft::LayoutStride, weft::HostSpace> back("back", weft::LayoutStride(n0, n1 + 2, n1, 1));
+  weft::deep_copy(back, dev);
+  auto ih = weft_test::on_host(ints);
+  int wrong = 0;
+  for (int i = 0; i < n0; ++i)
+    for (int j = 0; j < n1; ++j) {
+      wrong += back(i, j) != static_cast<double>(static_cast<float>(src(i, j)));
+      wrong += ih(i, j) != static_cast<int>(static_cast<float>(src(i, j)));
+    }
+  CHECK(wrong == 0);
+  weft::View<float*, M> shorter("shorter", 3);
+  weft::View<double*, M> longer("longer", 4);
+  CHECK_THROWS_WITH_AS(weft::deep_copy(shorter, longer), doctest::Contains("extents differ"), weft::Error);
+}

@@ -18,6 +18,33 @@ HostInstance* host_instance_create(const char* space_name, int nthreads) {
   return new HostInstance{1, id, nthreads > 0 ? nthreads : 1, space_name, false};
 }
 
+void host_instance_wait_turn(HostInstance* p, std::uintptr_t self) noexcept {
+  for (int spin = 0;; ++spin) {
+    std::uintptr_t free = 0;
+    if (__atomic_load_n(&p->busy, __ATOMIC_RELAXED) == 0 &&
+        __atomic_compare_exchange_n(&p->busy, &free, self, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      return;
+    if (spin < 2000)
+      cpu_relax();
+    else
+      sched_yield();  // the other dispatch is a whole kernel: let it run
+  }
+}
+
+void host_instance_fence(HostInstance* p) noexcept {
+  const std::uintptr_t self = host_turn_token();
+  if (!t_in_host_parallel)
+    for (int spin = 0;; ++spin) {
+      const std::uintptr_t b = __atomic_load_n(&p->busy, __ATOMIC_ACQUIRE);
+      if (b == 0 || b == self) break;
+      if (spin < 2000)
+        cpu_relax();
+      else
+        sched_yield();
+    }
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 void host_instance_release(HostInstance* p) noexcept {
   if (__atomic_sub_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL) == 0) delete p;
 }

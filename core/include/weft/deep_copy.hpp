@@ -193,10 +193,63 @@ auto device_exec_for(const Exec& exec) {
                                             const std::size_t* dst_ext, const std::size_t* src_ext, int rank);
 
 template <class Exec, class DV, class SV>
+void copy_view(const Exec& exec, const DV& dst, const SV& src);
+template <class Exec, class DV, class SV>
+void copy_view_same(const Exec& exec, const DV& dst, const SV& src);
+
+/// deep_copy between Views of different value types (double into float, int into double): each element converted, by
+/// a kernel of an instance that reaches both sides, else through a copy of the source in the destination's memory
+/// space (Kokkos converts in its ViewRemap kernel where one side's space reaches the other, and refuses otherwise).
+template <class Exec, class DV, class SV>
+void convert_view(const Exec& exec, const DV& dst, const SV& src) {
+  using T = typename DV::non_const_value_type;
+  using S = typename SV::non_const_value_type;
+  static_assert(std::is_convertible_v<const S&, T>,
+                "weft::deep_copy: the source's value type does not convert to the destination's");
+  constexpr int R = DV::R;
+  using DM = typename DV::memory_space;
+  using SM = typename SV::memory_space;
+  for (int k = 0; k < R; ++k)
+    if (dst.extent(k) != src.extent(k))
+      throw_copy_extents_differ(dst.label(), src.label(), dst.impl_map().full().ext, src.impl_map().full().ext, R);
+  if (dst.size() == 0) return;
+  if constexpr (accessible<Exec, DM>::value && accessible<Exec, SM>::value) {
+    std::size_t ds[R > 0 ? R : 1], ss[R > 0 ? R : 1];
+    strides_of(dst, ds);
+    strides_of(src, ss);
+    T* d = dst.data();
+    const S* s = src.data();
+    note_device_kernel_access<Exec>(s, src.span() * sizeof(S), false, src.label());
+    note_device_kernel_access<Exec>(d, dst.span() * sizeof(T), true, dst.label());
+    for_each_element<R>(exec, dst.impl_map().full().ext, ds, ss,
+                        [=] WEFT_HOST_DEVICE(std::size_t a, std::size_t b) { d[a] = static_cast<T>(s[b]); });
+  } else {
+    LayoutRight shape;
+    for (int k = 0; k < R; ++k) shape.dimension[k] = src.extent(k);
+    const View<typename SV::non_const_data_type, LayoutRight, DM> staged(
+        view_alloc(WithoutInitializing, src.label() + " (deep_copy conversion staging)"), shape);
+    copy_view(exec, staged, src);  // same value type: across the spaces
+    const exec_for_memory_t<DM> there;
+    exec.fence("weft::deep_copy: before converting where the destination lives");
+    convert_view(there, dst, staged);
+    there.fence("weft::deep_copy: conversion done");
+  }
+}
+
+template <class Exec, class DV, class SV>
 void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   static_assert(DV::R == SV::R, "weft::deep_copy: the two views have different ranks");
-  static_assert(std::is_same_v<typename DV::non_const_value_type, typename SV::non_const_value_type>,
-                "weft::deep_copy: the two views have different value types");
+  if constexpr (!std::is_same_v<typename DV::non_const_value_type, typename SV::non_const_value_type>) {
+    static_assert(!std::is_const_v<typename DV::value_type>, "weft::deep_copy: the destination view is const");
+    convert_view(exec, dst, src);
+    return;
+  } else {
+    copy_view_same(exec, dst, src);
+  }
+}
+
+template <class Exec, class DV, class SV>
+void copy_view_same(const Exec& exec, const DV& dst, const SV& src) {
   static_assert(!std::is_const_v<typename DV::value_type>, "weft::deep_copy: the destination view is const");
   constexpr int R = DV::R;
   for (int k = 0; k < R; ++k)
@@ -554,6 +607,9 @@ void reshape(ViewAllocProps<> props, V& v, const typename V::array_layout& layou
   const std::string label = props.label.empty() ? v.label() : std::string(props.label);
   props.label = label;
   if (keep) {
+    // The kept elements are assigned into the new allocation: elements that are not trivially copyable (Views, strings)
+    // are constructed first, even WithoutInitializing, since assigning into raw memory would read garbage.
+    if constexpr (!std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>) props.initialize = true;
     V fresh(props, layout);
     if (v.is_allocated()) copy_overlap(fresh, v, std::make_index_sequence<V::R>{});
     v = fresh;

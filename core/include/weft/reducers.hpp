@@ -112,7 +112,8 @@ class ReducerResult {
     WEFT_FORCEINLINE_FUNCTION void init(value_type& val) const { val = reduction_identity<value_type>::INIT(); } \
   };                                                                                                             \
   template <class Scalar>                                                                                        \
-  NAME(Scalar&) -> NAME<Scalar>;                                                                                 \
+  requires(!is_view_v<Scalar> && !requires { typename Scalar::reducer; }) NAME(Scalar&)                          \
+  ->NAME<Scalar>;                                                                                                \
   template <class Scalar, class... P>                                                                            \
   NAME(const View<Scalar, P...>&) -> NAME<Scalar, typename View<Scalar, P...>::memory_space>;
 

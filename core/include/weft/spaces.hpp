@@ -139,10 +139,20 @@ struct HostInstance {
   int nthreads;
   const char* space_name;
   bool is_default;
+  /// While a dispatch runs on the instance (HostInstanceTurn), the running thread's token (host_turn_token()), else
+  /// 0: the instance's kernels run one after the other, as Kokkos's.
+  std::uintptr_t busy = 0;
 };
 HostInstance* host_instance_create(const char* space_name, int nthreads);
 void host_instance_release(HostInstance* p) noexcept;
-inline void host_instance_fence(HostInstance*) noexcept { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+/// A fence waits for a kernel another thread is running on the instance (outside a kernel: inside one, the
+/// instance is the caller's own), then orders memory (backends/host/src/host.cpp).
+void host_instance_fence(HostInstance* p) noexcept;
+/// The calling thread's token for HostInstance::busy (the address of a thread_local: never 0, unique while it runs).
+inline std::uintptr_t host_turn_token() noexcept {
+  static thread_local char token;
+  return reinterpret_cast<std::uintptr_t>(&token);
+}
 
 /// Reference-counted handle that Serial and OpenMP hold.
 class HostInstanceHandle {

@@ -21,6 +21,43 @@ WEFT_INLINE_FUNCTION void parallel_for(const impl::NestedRange<L, I, M>& r, cons
   r.member.impl_for(L, r.begin, r.end, f);
 }
 
+namespace impl {
+/// A functor that reduces by itself in a nested reduction: it names the result's type as its value_type and has an
+/// init or a join (a scalar value type; arrays are for the top-level reductions).
+template <class F, class T>
+concept NestedReducingFunctor = !Reducer<T> && !is_view_v<T> && requires {
+  typename F::value_type;
+}
+&&std::is_same_v<std::remove_cv_t<typename F::value_type>, T> && !std::is_array_v<T> &&
+    (
+        requires(const F& f, T& a, const T& b) { f.join(a, b); } || requires(const F& f, T& a) { f.init(a); });
+template <class F, class... T>
+inline constexpr bool nested_functor_reduces = false;
+template <class F, class T>
+inline constexpr bool nested_functor_reduces<F, T> = NestedReducingFunctor<F, T>;
+/// Such a functor seen as a reducer of `result`: its init (else a value-initialized T) and its join (else +=).
+template <class F, class T>
+struct FunctorAsReducer {
+  using reducer = FunctorAsReducer;
+  using value_type = T;
+  const F* f;
+  T* result;
+  WEFT_FORCEINLINE_FUNCTION void init(T& v) const {
+    if constexpr (requires { f->init(v); })
+      f->init(v);
+    else
+      v = T();
+  }
+  WEFT_FORCEINLINE_FUNCTION void join(T& d, const T& s) const {
+    if constexpr (requires { f->join(d, s); })
+      f->join(d, s);
+    else
+      d += s;
+  }
+  WEFT_INLINE_FUNCTION T& reference() const { return *result; }
+};
+}  // namespace impl
+
 /// Nested reduction: every thread of the level gets the reduced value in `results`.
 template <impl::NestLevel L, class I, class M, class F, class... Results>
 WEFT_INLINE_FUNCTION void parallel_reduce(const impl::NestedRange<L, I, M>& r, const F& f, Results&&... results) {
@@ -28,7 +65,11 @@ WEFT_INLINE_FUNCTION void parallel_reduce(const impl::NestedRange<L, I, M>& r, c
   static_assert((!std::is_const_v<std::remove_reference_t<Results>> && ...),
                 "weft::parallel_reduce: a result argument is const; pass a non-const variable or a reducer");
   auto adaptor = [&]() {
-    if constexpr (sizeof...(Results) == 1) {
+    if constexpr (impl::nested_functor_reduces<F, std::remove_cvref_t<Results>...>) {
+      // The functor's own init and join, as the reducer of a plain result (Kokkos's TeamReductionScan).
+      using R = impl::FunctorAsReducer<F, std::remove_cvref_t<Results>...>;
+      return impl::ReducerAdaptor<R>{R{&f, &results...}};
+    } else if constexpr (sizeof...(Results) == 1) {
       using R = decltype(impl::as_reducer(results...));
       return impl::ReducerAdaptor<R>{impl::as_reducer(results...)};
     } else {

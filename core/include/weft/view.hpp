@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -207,6 +208,9 @@ struct SharedAllocationRecord {
   /// Builds with bounds checks: a copy of the label in the allocation's own memory space (null for HostSpace),
   /// so that a bounds error inside a device kernel can name the View; freed with the record.
   char* device_label = nullptr;
+  /// False for an allocation made WithoutInitializing: its elements are the program's to construct and destroy (as
+  /// Kokkos: Views of Views placed with new and destroyed by hand), so freeing it runs no destructor.
+  bool elements_constructed = true;
 };
 void record_register(SharedAllocationRecord* r);
 void record_unregister(SharedAllocationRecord* r) noexcept;
@@ -369,7 +373,7 @@ void device_label_free(SharedAllocationRecord* r) {
 template <class T, class Space>
 void destroy_record(SharedAllocationRecord* r) {
   record_unregister(r);
-  destroy_elements<T, Space>(static_cast<T*>(r->data), r->bytes / sizeof(T));
+  if (r->elements_constructed) destroy_elements<T, Space>(static_cast<T*>(r->data), r->bytes / sizeof(T));
   Space().deallocate(r->data, r->bytes, r->label);
   device_label_free<Space>(r);
   delete r;
@@ -378,7 +382,10 @@ void destroy_record(SharedAllocationRecord* r) {
 /// The errors of a View whose bytes one allocation cannot hold (out of line: the message is built once, in the library,
 /// not in every View type's constructor). "weft::View 'label': N elements of S bytes need ..." and "weft::View 'label':
 /// extents (...) [and strides (...)] of S-byte elements need ..." (strides null: a packed layout).
-[[noreturn]] void throw_view_elements_bytes(std::string_view label, std::size_t n, std::size_t element_bytes);
+/// `space`: the memory space of an allocation that these bytes are for (its name is in the message, with the label:
+/// "HostSpace memory space failed to allocate them (label=...)"), null for an unmanaged View.
+[[noreturn]] void throw_view_elements_bytes(std::string_view label, std::size_t n, std::size_t element_bytes,
+                                            const char* space);
 /// throw_view_error(label, compose(parts, numbers)), out of line.
 [[noreturn]] void throw_view_parts(std::string_view label, std::initializer_list<std::string_view> parts,
                                    std::initializer_list<std::int64_t> numbers);
@@ -391,7 +398,7 @@ void destroy_record(SharedAllocationRecord* r) {
 [[noreturn]] void throw_view_map_mismatch(std::string_view label, const std::size_t* ext, const std::size_t* str,
                                           int rank);
 [[noreturn]] void throw_view_span_bytes(std::string_view label, const std::size_t* ext, const std::size_t* str,
-                                        int rank, std::size_t element_bytes, std::size_t bytes);
+                                        int rank, std::size_t element_bytes, std::size_t bytes, const char* space);
 
 template <class T, class Space>
 SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, bool initialize,
@@ -403,7 +410,7 @@ SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, b
                                 " memory is not accessible from the host; allocate it in a host-accessible space");
   const std::size_t bytes = size_mul(n, sizeof(T));
   if (bytes > max_bytes) [[unlikely]]
-    throw_view_elements_bytes(label, n, sizeof(T));
+    throw_view_elements_bytes(label, n, sizeof(T), Space::name());
   void* p = Space().allocate(bytes, label);
   auto* r = new SharedAllocationRecord{1, p, bytes, Space::name(), &destroy_record<T, Space>, std::string(label)};
   try {
@@ -414,6 +421,8 @@ SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, b
     throw;
   }
   record_register(r);
+  // WithoutInitializing: nothing constructed, so nothing destroyed (Kokkos's rule, whatever the element type).
+  r->elements_constructed = initialize;
   if constexpr (!std::is_default_constructible_v<T>) {
     // No constructor to run: the program fills the elements itself (Kokkos: only with WithoutInitializing).
     if (initialize) {
@@ -425,7 +434,7 @@ SharedAllocationRecord* allocate_record(std::string_view label, std::size_t n, b
                        "its element type has no default constructor; allocate it with "
                        "view_alloc(WithoutInitializing, label) and construct the elements yourself");
     }
-  } else if (initialize || !std::is_trivially_default_constructible_v<T>) {
+  } else if (initialize) {
     try {
       if (sequential_host_init) {
         if constexpr (HostAccessibleSpace<Space>) construct_elements_sequential<T, Space>(static_cast<T*>(p), n);
@@ -687,8 +696,14 @@ struct view_map_of<Layout, A, std::index_sequence<I...>> {
   using type = ViewMap<Layout, A::rank_dynamic, A::static_extents.v[A::rank_dynamic + I]...>;
 };
 
+/// A View's label: text (a string, a string_view, a character array or pointer), never nullptr (Kokkos reads
+/// View<T*>(nullptr, n) as an unmanaged View of nothing, and string_view(nullptr) would read address 0).
 template <class T>
-concept Label = std::is_convertible_v<const T&, std::string_view>;
+concept Label = std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, std::nullptr_t>;
+/// A label for a View whose pointer_type is Ptr: a pointer that is the View's own pointer type (View<const char*>'s
+/// `const char*`) is its data, as in Kokkos, not a label.
+template <class T, class Ptr>
+concept LabelFor = Label<T> && !(std::is_pointer_v<T> && std::is_same_v<T, Ptr>);
 
 /// What view_alloc(...) collects: a label, WithoutInitializing, SequentialHostInit, an execution space instance.
 struct WithoutInitializing_t {};
@@ -809,21 +824,22 @@ class View {
   }
 
   /// Allocates: View<double**> a("A", n, m). Give the runtime extents, or all of them.
-  template <impl::Label L, impl::ViewIndex... N>
+  template <impl::LabelFor<pointer_type> L, impl::ViewIndex... N>
   explicit View(const L& label, N... n) : View(view_alloc(std::string_view(label)), n...) {}
   /// Another count of extents (say in a branch that never runs for this type) is a weft::Error when it runs, as
   /// Kokkos checks it at run time; trailing KOKKOS_INVALID_INDEX extents count as not given.
   template <impl::ViewIndex... N>
   explicit View(const impl::ViewAllocProps<>& props, N... n) {
     static_assert(sizeof...(N) <= 8, "weft::View: at most 8 extents");
+    if constexpr ((std::is_unsigned_v<N> || ...)) (check_unsigned_extent(props.label, n), ...);
     const std::int64_t e[] = {static_cast<std::int64_t>(n)..., 0};
-    set_extents(props.label, e, given_extent_count<sizeof...(N)>(props.label, e));
+    set_extents(props.label, e, given_extent_count<sizeof...(N)>(props.label, e), true, memory_space::name());
     allocate(props);
   }
-  template <impl::Label L>
+  template <impl::LabelFor<pointer_type> L>
   View(const L& label, const array_layout& layout) : View(view_alloc(std::string_view(label)), layout) {}
   View(const impl::ViewAllocProps<>& props, const array_layout& layout) {
-    set_layout(props.label, layout);
+    set_layout(props.label, layout, memory_space::name());
     allocate(props);
   }
   /// View(src, args...): the subview of src that subview(src, args...) gives (Kokkos's subview constructor):
@@ -1090,7 +1106,18 @@ class View {
     static_assert(N == traits::rank_dynamic || N == R,
                   "weft::View: give exactly the runtime extents of the data type (one per '*'), or all of them");
   }
-  void set_extents(std::string_view label, const std::int64_t* e, std::size_t count, bool check = true) {
+  /// An unsigned extent over 2^63-1 (size_t(-43) say) is too many elements, not a negative extent; SIZE_MAX is
+  /// KOKKOS_INVALID_INDEX, an extent not given.
+  template <class I>
+  static void check_unsigned_extent(std::string_view label, I n) {
+    if constexpr (std::is_unsigned_v<I> && sizeof(I) >= sizeof(std::int64_t))
+      if (n > static_cast<I>(std::numeric_limits<std::int64_t>::max()) && n != static_cast<I>(invalid_extent))
+          [[unlikely]]
+        impl::throw_view_elements_bytes(label, static_cast<std::size_t>(n), sizeof(value_type), memory_space::name());
+  }
+  /// `space`: the memory space allocating (named when the View would not fit one allocation), null if unmanaged.
+  void set_extents(std::string_view label, const std::int64_t* e, std::size_t count, bool check = true,
+                   const char* space = nullptr) {
     std::size_t ext[R > 0 ? R : 1];
     for (std::size_t k = 0; k < count; ++k) {
       if (e[k] < 0)
@@ -1104,23 +1131,23 @@ class View {
         impl::throw_view_parts(label, {"extent ", " given as ", " but the data type fixes it at ", ""},
                                {k, std::int64_t(ext[k]), std::int64_t(traits::analysis::extent_at(k))});
     set_extents_unchecked(ext, R);
-    if (check) check_size(label);
+    if (check) check_size(label, h_.map.full(), std::is_same_v<array_layout, LayoutStride>, space);
   }
   WEFT_INLINE_FUNCTION void set_extents_unchecked(const std::size_t* e, std::size_t count) {
     h_.map = map_type::packed(e, static_cast<int>(count));
   }
-  void set_layout(std::string_view label, const array_layout& l) {
+  void set_layout(std::string_view label, const array_layout& l, const char* space = nullptr) {
     std::int64_t e[R > 0 ? R : 1];
     for (int k = 0; k < R; ++k) {
       if (l.dimension[k] == invalid_extent)
         impl::throw_view_parts(label, {"the layout gives no extent for dimension ", " of a rank-", " view"}, {k, R});
       e[k] = static_cast<std::int64_t>(l.dimension[k]);
     }
-    set_extents(label, e, R, !std::is_same_v<array_layout, LayoutStride>);
+    set_extents(label, e, R, !std::is_same_v<array_layout, LayoutStride>, space);
     if constexpr (std::is_same_v<array_layout, LayoutStride>) {
       auto m = h_.map.full();
       for (int k = 0; k < R; ++k) m.str[k] = l.stride[k];
-      check_size(label, m);  // with the layout's strides: their span, not the packed one
+      check_size(label, m, true, space);  // with the layout's strides: their span, not the packed one
       h_.map = map_type::from(m);
     } else if constexpr (R >= 2) {
       if (l.stride != invalid_extent) {  // a padded LayoutLeft / LayoutRight
@@ -1139,7 +1166,7 @@ class View {
           m.str[R - 2] = l.stride;
           for (int k = R - 3; k >= 0; --k) m.str[k] = impl::size_mul(m.str[k + 1], m.ext[k + 1]);
         }
-        check_size(label, m, true);  // the strides saturate here, where the map's own products would wrap
+        check_size(label, m, true, space);  // the strides saturate here, where the map's own products would wrap
         h_.map = map_type::from(m);
       }
     }
@@ -1147,7 +1174,7 @@ class View {
   /// The bytes the View spans must fit one allocation (impl::check_bytes), whatever its extents and strides.
   void check_size(std::string_view label) const { check_size(label, h_.map.full()); }
   static void check_size(std::string_view label, const impl::ViewOffset<array_layout, R>& m,
-                         bool strided = std::is_same_v<array_layout, LayoutStride>) {
+                         bool strided = std::is_same_v<array_layout, LayoutStride>, const char* space = nullptr) {
     std::size_t span = 1;  // packed layouts: the product of the extents (their strides wrap with it)
     for (int k = 0; k < R; ++k) {
       if (m.ext[k] == 0) return;  // empty: spans nothing, whatever the other extents
@@ -1155,7 +1182,7 @@ class View {
     }
     const std::size_t bytes = impl::size_mul(span, sizeof(value_type));
     if (bytes > impl::max_bytes) [[unlikely]]
-      impl::throw_view_span_bytes(label, m.ext, strided ? m.str : nullptr, R, sizeof(value_type), bytes);
+      impl::throw_view_span_bytes(label, m.ext, strided ? m.str : nullptr, R, sizeof(value_type), bytes, space);
   }
   void allocate(const impl::ViewAllocProps<>& props) {
     static_assert(is_managed, "weft::View: an unmanaged View cannot allocate; pass a pointer instead");

@@ -29,6 +29,7 @@
 
 #include <unistd.h>
 
+#include <weft/bit.hpp>
 #include <weft/weft.hpp>
 // Kokkos::sort, the random pools and Kokkos::Experimental's std algorithms, when weft's algorithms are on the
 // include path (link Weft::algorithms).
@@ -107,6 +108,10 @@ inline const bool kokkos_error_style_on = (::weft::impl::set_kokkos_error_style(
 #define KOKKOS_IMPL_DISABLE_DEPRECATED_WARNINGS_PUSH()
 #define KOKKOS_IMPL_DISABLE_DEPRECATED_WARNINGS_POP()
 #endif
+/// Around code that a test's `if constexpr` makes unreachable for some types (nvcc's and NVHPC's warning; g++ has
+/// none).
+#define KOKKOS_IMPL_DISABLE_UNREACHABLE_WARNINGS_PUSH()
+#define KOKKOS_IMPL_DISABLE_UNREACHABLE_WARNINGS_POP()
 /// KOKKOS_ASSERT(cond): in debug builds (no NDEBUG) a failed condition aborts naming it, file and line.
 #ifndef NDEBUG
 #define KOKKOS_ASSERT(...)                                                                                             \
@@ -190,11 +195,7 @@ class Timer {
   std::chrono::steady_clock::time_point start_;
 };
 
-/// The classic spellings of view_alloc(label) and view_alloc(WithoutInitializing, label).
-template <class L>
-auto ViewAllocateWithoutInitializing(const L& label) {
-  return ::weft::view_alloc(::weft::WithoutInitializing, label);
-}
+/// The classic spelling of view_alloc(label) (ViewAllocateWithoutInitializing is a type, below).
 template <class L>
 auto ViewAllocate(const L& label) {
   return ::weft::view_alloc(label);
@@ -208,14 +209,88 @@ template <class T>
 struct is_view : std::bool_constant<::weft::is_view_v<T>> {};
 template <class T>
 inline constexpr bool is_view_v = ::weft::is_view_v<T>;
+/// Kokkos's space traits: true for a space type, const or not; false for a reference to one (Kokkos's Concepts test).
 template <class T>
-struct is_execution_space : std::bool_constant<::weft::is_execution_space_v<T>> {};
+struct is_execution_space
+    : std::bool_constant<!std::is_reference_v<T> && ::weft::is_execution_space_v<std::remove_cv_t<T>>> {};
 template <class T>
-struct is_memory_space : std::bool_constant<::weft::is_memory_space_v<T>> {};
+struct is_memory_space : std::bool_constant<!std::is_reference_v<T> && ::weft::is_memory_space_v<std::remove_cv_t<T>>> {
+};
 template <class T>
-inline constexpr bool is_execution_space_v = ::weft::is_execution_space_v<T>;
+struct is_device : std::bool_constant<!std::is_reference_v<T> && ::weft::impl::is_device<std::remove_cv_t<T>>::value> {
+};
 template <class T>
-inline constexpr bool is_memory_space_v = ::weft::is_memory_space_v<T>;
+struct is_space : std::bool_constant<is_execution_space<T>::value || is_memory_space<T>::value || is_device<T>::value> {
+};
+template <class T>
+inline constexpr bool is_execution_space_v = is_execution_space<T>::value;
+template <class T>
+inline constexpr bool is_memory_space_v = is_memory_space<T>::value;
+template <class T>
+inline constexpr bool is_device_v = is_device<T>::value;
+template <class T>
+inline constexpr bool is_space_v = is_space<T>::value;
+/// is_team_handle<T>: T is a team policy's member type (a team handle), const or not; not a reference or pointer.
+template <class T>
+        struct is_team_handle : std::bool_constant < !std::is_reference_v<T> &&
+    !std::is_pointer_v<T> && requires(const std::remove_cv_t<T>& m) {
+  typename std::remove_cv_t<T>::execution_space;
+  typename std::remove_cv_t<T>::scratch_memory_space;
+  m.team_rank();
+  m.team_size();
+  m.league_rank();
+  m.league_size();
+  m.team_barrier();
+  m.team_scratch(0);
+} > {};
+template <class T>
+inline constexpr bool is_team_handle_v = is_team_handle<T>::value;
+
+/// The detection idiom (Kokkos_DetectionIdiom.hpp, the Library Fundamentals TS v2's): is_detected<Op, Args...> is
+/// true when Op<Args...> is a valid type; detected_t is it (or nonesuch), detected_or_t a default instead.
+struct nonesuch {
+  nonesuch() = delete;
+  ~nonesuch() = delete;
+  nonesuch(const nonesuch&) = delete;
+  void operator=(const nonesuch&) = delete;
+};
+namespace impl_compat {
+template <class Default, class AlwaysVoid, template <class...> class Op, class... Args>
+struct detector {
+  using value_t = std::false_type;
+  using type = Default;
+};
+template <class Default, template <class...> class Op, class... Args>
+struct detector<Default, std::void_t<Op<Args...>>, Op, Args...> {
+  using value_t = std::true_type;
+  using type = Op<Args...>;
+};
+}  // namespace impl_compat
+template <template <class...> class Op, class... Args>
+using is_detected = typename impl_compat::detector<nonesuch, void, Op, Args...>::value_t;
+template <template <class...> class Op, class... Args>
+using detected_t = typename impl_compat::detector<nonesuch, void, Op, Args...>::type;
+template <class Default, template <class...> class Op, class... Args>
+using detected_or_t = typename impl_compat::detector<Default, void, Op, Args...>::type;
+template <class Expected, template <class...> class Op, class... Args>
+using is_detected_exact = std::is_same<Expected, detected_t<Op, Args...>>;
+template <class To, template <class...> class Op, class... Args>
+using is_detected_convertible = std::is_convertible<detected_t<Op, Args...>, To>;
+template <template <class...> class Op, class... Args>
+inline constexpr bool is_detected_v = is_detected<Op, Args...>::value;
+template <class Expected, template <class...> class Op, class... Args>
+inline constexpr bool is_detected_exact_v = is_detected_exact<Expected, Op, Args...>::value;
+template <class To, template <class...> class Op, class... Args>
+inline constexpr bool is_detected_convertible_v = is_detected_convertible<To, Op, Args...>::value;
+
+/// ViewAllocateWithoutInitializing("label"): view_alloc(WithoutInitializing, "label") under its pre-3.0 name (a type,
+/// as Kokkos keeps it for backward compatibility).
+struct ViewAllocateWithoutInitializing : ::weft::impl::ViewAllocProps<> {
+  explicit ViewAllocateWithoutInitializing(std::string_view label) {
+    this->label = std::string(label);
+    this->initialize = false;
+  }
+};
 
 /// The threads of DefaultHostExecutionSpace; the devices Weft sees and the one this process uses.
 inline int num_threads() { return ::weft::DefaultHostExecutionSpace().concurrency(); }
@@ -364,38 +439,38 @@ namespace Experimental {
 /// Work-item hints, as Kokkos spells them: values (require(policy, WorkItemProperty::HintLightWeight)), their types
 /// (`WorkItemProperty::HintLightWeight_t`, also as a policy template argument) and | of both. Accepted; Weft's
 /// backends schedule without them.
-namespace WorkItemProperty {
-template <unsigned long Bits>
-struct ImplWorkItemProperty {
-  static constexpr unsigned long value = Bits;
-  static constexpr bool impl_weft_policy_hint = true;  // a policy template argument Weft's policies accept
-  using work_item_property = ImplWorkItemProperty;
+struct WorkItemProperty {  // a struct, as Kokkos's (`using Kokkos::Experimental::WorkItemProperty;` names it)
+  template <unsigned long Bits>
+  struct ImplWorkItemProperty {
+    static constexpr unsigned long value = Bits;
+    static constexpr bool impl_weft_policy_hint = true;  // a policy template argument Weft's policies accept
+    using work_item_property = ImplWorkItemProperty;
+    template <unsigned long B>
+    friend constexpr ImplWorkItemProperty<Bits | B> operator|(ImplWorkItemProperty, ImplWorkItemProperty<B>) {
+      return {};
+    }
+    template <unsigned long B>
+    friend constexpr ImplWorkItemProperty<Bits & B> operator&(ImplWorkItemProperty, ImplWorkItemProperty<B>) {
+      return {};
+    }
+    template <unsigned long B>
+    friend constexpr bool operator==(ImplWorkItemProperty, ImplWorkItemProperty<B>) {
+      return Bits == B;
+    }
+  };
+  using None_t = ImplWorkItemProperty<0>;
+  using HintLightWeight_t = ImplWorkItemProperty<1>;
+  using HintHeavyWeight_t = ImplWorkItemProperty<2>;
+  using HintRegular_t = ImplWorkItemProperty<4>;
+  using HintIrregular_t = ImplWorkItemProperty<8>;
+  using ImplForceGlobalLaunch_t = ImplWorkItemProperty<16>;
+  static constexpr None_t None{};
+  static constexpr HintLightWeight_t HintLightWeight{};
+  static constexpr HintHeavyWeight_t HintHeavyWeight{};
+  static constexpr HintRegular_t HintRegular{};
+  static constexpr HintIrregular_t HintIrregular{};
+  static constexpr ImplForceGlobalLaunch_t ImplForceGlobalLaunch{};
 };
-template <unsigned long A, unsigned long B>
-constexpr ImplWorkItemProperty<A | B> operator|(ImplWorkItemProperty<A>, ImplWorkItemProperty<B>) {
-  return {};
-}
-template <unsigned long A, unsigned long B>
-constexpr ImplWorkItemProperty<A & B> operator&(ImplWorkItemProperty<A>, ImplWorkItemProperty<B>) {
-  return {};
-}
-template <unsigned long A, unsigned long B>
-constexpr bool operator==(ImplWorkItemProperty<A>, ImplWorkItemProperty<B>) {
-  return A == B;
-}
-using None_t = ImplWorkItemProperty<0>;
-using HintLightWeight_t = ImplWorkItemProperty<1>;
-using HintHeavyWeight_t = ImplWorkItemProperty<2>;
-using HintRegular_t = ImplWorkItemProperty<4>;
-using HintIrregular_t = ImplWorkItemProperty<8>;
-using ImplForceGlobalLaunch_t = ImplWorkItemProperty<16>;
-inline constexpr None_t None{};
-inline constexpr HintLightWeight_t HintLightWeight{};
-inline constexpr HintHeavyWeight_t HintHeavyWeight{};
-inline constexpr HintRegular_t HintRegular{};
-inline constexpr HintIrregular_t HintIrregular{};
-inline constexpr ImplForceGlobalLaunch_t ImplForceGlobalLaunch{};
-}  // namespace WorkItemProperty
 template <class Policy, unsigned long Bits>
 Policy require(const Policy& policy, WorkItemProperty::ImplWorkItemProperty<Bits>) {
   return policy;
@@ -403,6 +478,60 @@ Policy require(const Policy& policy, WorkItemProperty::ImplWorkItemProperty<Bits
 template <class Policy, unsigned long Bits>
 Policy prefer(const Policy& policy, WorkItemProperty::ImplWorkItemProperty<Bits>) {
   return policy;
+}
+/// Occupancy hints (Kokkos 3.4): prefer(policy, DesiredOccupancy{percent}) and prefer(policy, MaximizeOccupancy{}).
+/// Accepted and checked (a percentage from 1 to 100); Weft's backends size their launches without them, as Kokkos's
+/// host backends do (Kokkos's CUDA backend limits blocks per SM by the percentage: Weft's does not).
+struct MaximizeOccupancy {
+  explicit MaximizeOccupancy() = default;
+};
+class DesiredOccupancy {
+ public:
+  explicit constexpr DesiredOccupancy(int percent) : value_(percent) {
+    if (percent < 1 || percent > 100)
+      ::weft::impl::throw_policy_error("Kokkos::Experimental::DesiredOccupancy(" + std::to_string(percent) +
+                                       "): the occupancy is a percentage from 1 to 100");
+  }
+  constexpr int value() const { return value_; }
+
+ private:
+  int value_;
+};
+template <class Policy>
+requires requires { typename Policy::execution_space; }
+Policy prefer(const Policy& policy, MaximizeOccupancy) { return policy; }
+template <class Policy>
+requires requires { typename Policy::execution_space; }
+Policy prefer(const Policy& policy, DesiredOccupancy) { return policy; }
+/// The bit functions' *_builtin forms (Kokkos_BitManipulation.hpp): the same results as Kokkos::countl_zero and the
+/// rest, which already compile to the compiler's builtins (and to the GPU's instructions in device code).
+#define WEFT_KOKKOS_BIT_BUILTIN(F)                                                                 \
+  template <class T>                                                                               \
+  requires ::weft::impl::StandardUnsigned<T> WEFT_INLINE_FUNCTION auto F##_builtin(T x) noexcept { \
+    return ::weft::F(x);                                                                           \
+  }
+WEFT_KOKKOS_BIT_BUILTIN(countl_zero)
+WEFT_KOKKOS_BIT_BUILTIN(countl_one)
+WEFT_KOKKOS_BIT_BUILTIN(countr_zero)
+WEFT_KOKKOS_BIT_BUILTIN(countr_one)
+WEFT_KOKKOS_BIT_BUILTIN(popcount)
+WEFT_KOKKOS_BIT_BUILTIN(has_single_bit)
+WEFT_KOKKOS_BIT_BUILTIN(bit_ceil)
+WEFT_KOKKOS_BIT_BUILTIN(bit_floor)
+WEFT_KOKKOS_BIT_BUILTIN(bit_width)
+#undef WEFT_KOKKOS_BIT_BUILTIN
+template <class T>
+requires ::weft::impl::StandardUnsigned<T>
+[[nodiscard]] WEFT_INLINE_FUNCTION T rotl_builtin(T x, int s) noexcept { return ::weft::rotl(x, s); }
+template <class T>
+requires ::weft::impl::StandardUnsigned<T>
+[[nodiscard]] WEFT_INLINE_FUNCTION T rotr_builtin(T x, int s) noexcept { return ::weft::rotr(x, s); }
+template <class T>
+requires std::is_integral_v<T> WEFT_INLINE_FUNCTION T byteswap_builtin(T x)
+noexcept { return ::weft::byteswap(x); }
+template <class To, class From>
+WEFT_INLINE_FUNCTION To bit_cast_builtin(const From& from) noexcept {
+  return ::weft::bit_cast<To>(from);
 }
 using ::weft::bhalf_t;
 using ::weft::half_t;

@@ -73,7 +73,7 @@ class DynRankView {
 
   DynRankView() = default;
   /// Allocates with as many extents as given (0 to 7): DynRankView<double> a("a", n, m) has rank 2.
-  template <impl::Label L>
+  template <impl::LabelFor<typename view_type::pointer_type> L>
   explicit DynRankView(const L& label, std::size_t n0 = dyn_rank_unset, std::size_t n1 = dyn_rank_unset,
                        std::size_t n2 = dyn_rank_unset, std::size_t n3 = dyn_rank_unset,
                        std::size_t n4 = dyn_rank_unset, std::size_t n5 = dyn_rank_unset,
@@ -88,7 +88,7 @@ class DynRankView {
     view_ = view_type(props, ext(n, 0), ext(n, 1), ext(n, 2), ext(n, 3), ext(n, 4), ext(n, 5), ext(n, 6));
   }
   /// With a layout: its dimensions up to the first unset one give the rank (and LayoutStride its strides).
-  template <impl::Label L>
+  template <impl::LabelFor<typename view_type::pointer_type> L>
   DynRankView(const L& label, const array_layout& layout) : DynRankView(view_alloc(std::string_view(label)), layout) {}
   DynRankView(const impl::ViewAllocProps<>& props, const array_layout& layout)
       : rank_(count_rank(layout.dimension)), view_(props, padded(layout, count_rank(layout.dimension))) {}

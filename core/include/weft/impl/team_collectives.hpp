@@ -2,6 +2,7 @@
 // impl_join / impl_exclusive_prefix hooks (CRTP base).
 #pragma once
 
+#include <weft/atomics.hpp>
 #include <weft/policies.hpp>
 #include <weft/reducers.hpp>
 
@@ -18,15 +19,22 @@ class TeamCollectives {
     self().impl_join(NestLevel::TeamThread, a, &v);
     reducer.reference() = v;
   }
-  /// Exclusive prefix sum of `value` over team ranks; `*total` (if given) gets the team's sum.
+  /// Exclusive prefix sum of `value` over team ranks. With `global` (Kokkos's global accumulator, shared by the teams):
+  /// one thread adds the team's sum to *global atomically, and every thread's result starts from the value *global had
+  /// before that add, so that the teams' scans continue one another (in the order the teams get there).
   template <class T>
-  WEFT_INLINE_FUNCTION T team_scan(const T& value, T* total = nullptr) const {
+  WEFT_INLINE_FUNCTION T team_scan(const T& value, T* global = nullptr) const {
     T sink{};
     ReducerAdaptor<Sum<T>> a{Sum<T>(sink)};
     T v = value;
     T all;
     self().impl_exclusive_prefix(NestLevel::TeamThread, a, &v, &all);
-    if (total) *total = all;
+    if (global) {
+      T base{};
+      if (self().team_rank() == 0) base = atomic_fetch_add(global, all);
+      self().team_broadcast(base, 0);
+      v += base;
+    }
     return v;
   }
 

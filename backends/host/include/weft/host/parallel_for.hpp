@@ -49,7 +49,7 @@ class ParallelFor<F, Policy, E> {
 
   void execute() const {
     using Tag = typename Policy::work_tag;
-    host_dispatch(label_, [this] {
+    host_dispatch(label_, work_.instance(), [this] {
       if constexpr (packed) {
         using I = typename Policy::index_type;
         // the functor copied into place as the general path's copy is made (host_kernel_functor's prvalue)

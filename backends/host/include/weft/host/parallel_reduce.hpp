@@ -44,7 +44,7 @@ class ParallelReduce<F, Adaptor, Policy, E> {
       : label_(label), f_(host_kernel_functor(f)), a_(a), work_(label, p) {}
 
   void execute() const {
-    host_dispatch(label_, [this] { run(); });
+    host_dispatch(label_, work_.instance(), [this] { run(); });
   }
 
  private:

@@ -7,12 +7,14 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <string>
 #include <string_view>
 
 #include <weft/error.hpp>
+#include <weft/spaces.hpp>
 
 namespace weft::impl {
 
@@ -46,10 +48,41 @@ inline bool host_region_failed() {
 /// Out of line (backends/host/src/host.cpp), so that each kernel's dispatch does not compile the messages anew.
 [[noreturn]] void host_dispatch_failed(std::string_view label);
 
-/// Runs a host dispatch; an exception from its functor comes back as a weft::Error naming the kernel, with the
-/// original nested.
+/// Waits (spinning, then yielding) until the instance is free and takes it for `self` (backends/host/src/host.cpp).
+void host_instance_wait_turn(HostInstance* p, std::uintptr_t self) noexcept;
+/// An instance runs the kernels given to it one after the other, as Kokkos's do: two threads that dispatch to one
+/// instance at once (the threads of the program's own `omp parallel` region, or std::threads sharing a space) take
+/// turns, the second waiting until the first's kernel has finished (Kokkos's ExecSpaceThreadSafety test). A dispatch
+/// nested in a kernel runs inline in the kernel's thread and takes no turn, nor does one the thread that holds the turn
+/// starts outside the region (a reducer's final step, say). Uncontended: one compare-exchange.
+class HostInstanceTurn {
+ public:
+  explicit HostInstanceTurn(HostInstance* p) : p_(p && !t_in_host_parallel ? p : nullptr) {
+    if (!p_) return;
+    const std::uintptr_t self = host_turn_token();
+    std::uintptr_t seen = 0;
+    if (__atomic_compare_exchange_n(&p_->busy, &seen, self, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
+    if (seen == self) {
+      p_ = nullptr;  // this thread's own turn, taken further up
+      return;
+    }
+    host_instance_wait_turn(p_, self);
+  }
+  ~HostInstanceTurn() {
+    if (p_) __atomic_store_n(&p_->busy, 0, __ATOMIC_RELEASE);
+  }
+  HostInstanceTurn(const HostInstanceTurn&) = delete;
+  HostInstanceTurn& operator=(const HostInstanceTurn&) = delete;
+
+ private:
+  HostInstance* p_;
+};
+
+/// Runs a host dispatch on `instance` (its turn); an exception from its functor comes back as a weft::Error naming
+/// the kernel, with the original nested.
 template <class Run>
-void host_dispatch(std::string_view label, const Run& run) {
+void host_dispatch(std::string_view label, HostInstance* instance, const Run& run) {
+  HostInstanceTurn turn(instance);
   try {
     run();
   } catch (...) {

@@ -119,6 +119,7 @@ class HostWork<RangePolicy<P...>> {
  public:
   HostWork(std::string_view, const Policy& p) : p_(p) {}
   int threads() const { return p_.space().impl_thread_count(); }
+  HostInstance* instance() const { return p_.space().impl_instance(); }
   I size() const { return p_.end() - p_.begin(); }
 
   const Policy& policy() const { return p_; }
@@ -158,6 +159,7 @@ class HostWork<MDRangePolicy<P...>> {
     for (int k = 0; k < N; ++k) tiles_in_[k] = p.tiles_in(k);
   }
   int threads() const { return p_.space().impl_thread_count(); }
+  HostInstance* instance() const { return p_.space().impl_instance(); }
 
   template <class Item>
   WEFT_HOST_FORCEINLINE void run(int tid, int n, const Item& item) const {
@@ -266,6 +268,7 @@ class HostWork<TeamPolicy<P...>> {
   HostWork& operator=(const HostWork&) = delete;
 
   int threads() const { return teams_ * ts_; }
+  HostInstance* instance() const { return p_.space().impl_instance(); }
 
   template <class Item>
   void run(int tid, int n, const Item& item) const {

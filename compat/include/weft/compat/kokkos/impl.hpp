@@ -33,6 +33,14 @@ struct Extents {};
 
 namespace Kokkos::Impl {
 
+/// std::remove_cvref_t under Kokkos's pre-C++20 name.
+template <class T>
+using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+template <class T>
+struct remove_cvref {
+  using type = remove_cvref_t<T>;
+};
+
 /// TypeInfo<T>::name(): T's name as the compiler spells it (demangled), for messages and labels.
 template <class T>
 struct TypeInfo {

@@ -41,39 +41,41 @@ concept Floating = std::is_floating_point_v<T>;
 template <class T>
 concept Half = Impl::is_float16<T>::value || Impl::is_bfloat16<T>::value;
 template <class T>
-concept Arithmetic = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+concept Arithmetic = std::is_arithmetic_v<T>;  // bool too: finite_min/max, digits, digits10, radix (as Kokkos)
 }  // namespace impl_traits
 
-// A value trait is defined only where Kokkos defines it (a floating-point trait of an integer is a compile error).
-#define WEFT_KOKKOS_NUMERIC_TRAIT(NAME, CONSTRAINT, EXPR, HALF_BITS)            \
-  template <class T>                                                            \
-  struct NAME {};                                                               \
-  template <class T>                                                            \
-  requires impl_traits::CONSTRAINT<T>                                           \
-  struct NAME<T> {                                                              \
-    static constexpr T value = EXPR;                                            \
-  };                                                                            \
-  template <class T>                                                            \
-  requires impl_traits::Half<T>                                                 \
-  struct NAME<T> {                                                              \
-    static constexpr T value = T::from_bits(impl_traits::Half16<T>::HALF_BITS); \
-  };                                                                            \
-  template <class T>                                                            \
+// A value trait is defined only where Kokkos defines it (a floating-point trait of an integer is a compile error), for
+// cv-qualified types too (their value has the unqualified type).
+#define WEFT_KOKKOS_NUMERIC_TRAIT(NAME, CONSTRAINT, EXPR, HALF_BITS)                         \
+  template <class T>                                                                         \
+  struct NAME {};                                                                            \
+  template <class T>                                                                         \
+  requires impl_traits::CONSTRAINT<std::remove_cv_t<T>>                                      \
+  struct NAME<T> {                                                                           \
+    static constexpr std::remove_cv_t<T> value = EXPR;                                       \
+  };                                                                                         \
+  template <class T>                                                                         \
+  requires impl_traits::Half<std::remove_cv_t<T>>                                            \
+  struct NAME<T> {                                                                           \
+    static constexpr std::remove_cv_t<T> value =                                             \
+        std::remove_cv_t<T>::from_bits(impl_traits::Half16<std::remove_cv_t<T>>::HALF_BITS); \
+  };                                                                                         \
+  template <class T>                                                                         \
   inline constexpr auto NAME##_v = NAME<T>::value;
-#define WEFT_KOKKOS_NUMERIC_INT_TRAIT(NAME, CONSTRAINT, EXPR)  \
-  template <class T>                                           \
-  struct NAME {};                                              \
-  template <class T>                                           \
-  requires impl_traits::CONSTRAINT<T>                          \
-  struct NAME<T> {                                             \
-    static constexpr int value = EXPR;                         \
-  };                                                           \
-  template <class T>                                           \
-  requires impl_traits::Half<T>                                \
-  struct NAME<T> {                                             \
-    static constexpr int value = impl_traits::Half16<T>::NAME; \
-  };                                                           \
-  template <class T>                                           \
+#define WEFT_KOKKOS_NUMERIC_INT_TRAIT(NAME, CONSTRAINT, EXPR)                    \
+  template <class T>                                                             \
+  struct NAME {};                                                                \
+  template <class T>                                                             \
+  requires impl_traits::CONSTRAINT<std::remove_cv_t<T>>                          \
+  struct NAME<T> {                                                               \
+    static constexpr int value = EXPR;                                           \
+  };                                                                             \
+  template <class T>                                                             \
+  requires impl_traits::Half<std::remove_cv_t<T>>                                \
+  struct NAME<T> {                                                               \
+    static constexpr int value = impl_traits::Half16<std::remove_cv_t<T>>::NAME; \
+  };                                                                             \
+  template <class T>                                                             \
   inline constexpr int NAME##_v = NAME<T>::value;
 
 WEFT_KOKKOS_NUMERIC_TRAIT(infinity, Floating, std::numeric_limits<T>::infinity(), inf)
@@ -99,7 +101,7 @@ WEFT_KOKKOS_NUMERIC_INT_TRAIT(max_exponent10, Floating, std::numeric_limits<T>::
 template <class T>
 struct radix {};
 template <class T>
-requires(impl_traits::Arithmetic<T> || impl_traits::Half<T>) struct radix<T> {
+requires(impl_traits::Arithmetic<std::remove_cv_t<T>> || impl_traits::Half<std::remove_cv_t<T>>) struct radix<T> {
   static constexpr int value = 2;
 };
 template <class T>
