@@ -470,6 +470,19 @@ TEST_CASE_TEMPLATE(
     CHECK_THROWS_WITH_AS(bs.sort(weft::View<int*, M>("short", 3999)), doctest::Contains("must hold the 4000 keys"),
                          weft::Error);
   }
+  // an empty values View needs no permutation: every sort form returns at once (Kokkos's BinSortEmptyView)
+  {
+    auto keys = device_copy<KV>("few_keys", std::vector<double>{1.0, 2.0});
+    weft::BinSort<KV, Op> bs(E(), keys, Op(4, 0.0, 10.0));
+    weft::View<int*, M> none("none", 0);
+    bs.sort(E(), none, 0, 0);
+    bs.sort(none, 0, 0);
+    bs.sort(E(), none);
+    bs.sort(none);
+    CHECK(none.extent(0) == 0);
+    CHECK_THROWS_WITH_AS(bs.sort(weft::View<int*, M>("two", 2)), doctest::Contains("create_permute_vector() first"),
+                         weft::Error);
+  }
   // keys outside the bins are reported, never written out of bounds
   {
     auto keys = device_copy<KV>("bad_keys", std::vector<double>{1.0, 11.0, -2.0, 3.0});

@@ -784,3 +784,29 @@ TEST_CASE_TEMPLATE("deep_copy converts between value types", E, WEFT_TEST_EXEC_S
   weft::View<double*, M> longer("longer", 4);
   CHECK_THROWS_WITH_AS(weft::deep_copy(shorter, longer), doctest::Contains("extents differ"), weft::Error);
 }
+
+// assign_data re-points a View (here a subview inside a kernel, Kokkos's SubView_c13) at another slab of the same shape;
+// the View it came from keeps its allocation.
+TEST_CASE_TEMPLATE("assign_data re-points a subview in a kernel", E, WEFT_TEST_EXEC_SPACES) {
+  weft::View<int****, E> a("a", 6, 4, 3, 2);
+  weft::View<int*, E> wrong("wrong", 1);
+  weft::parallel_for(
+      "reset", weft::RangePolicy<E>(0, 1), WEFT_LAMBDA(int) {
+        auto sub = weft::subview(a, 0, weft::ALL, weft::ALL, weft::ALL);
+        for (int i = 0; i < int(a.extent(0)); ++i) {
+          sub.assign_data(&a(i, 0, 0, 0));
+          if (&sub(1, 2, 1) != &a(i, 1, 2, 1)) wrong(0) += 1;
+          sub(3, 2, 1) = i;
+        }
+      });
+  auto h = weft_test::on_host(a);
+  auto w = weft_test::on_host(wrong);
+  CHECK(w(0) == 0);
+  for (int i = 0; i < 6; ++i) CHECK(h(i, 3, 2, 1) == i);
+  weft::View<double*, weft::HostSpace> owner("owner", 4);
+  auto copy = owner;
+  double other[4] = {1, 2, 3, 4};
+  copy.assign_data(other);
+  CHECK(copy(2) == 3);
+  CHECK(owner.use_count() == 1);
+}

@@ -1027,6 +1027,12 @@ class View {
   WEFT_INLINE_FUNCTION constexpr std::size_t span() const { return h_.map.span(); }
   WEFT_INLINE_FUNCTION constexpr bool span_is_contiguous() const { return h_.map.contiguous(); }
   WEFT_INLINE_FUNCTION constexpr pointer_type data() const { WEFT_IMPL_NOTE_DATA(h_.ptr) return h_.ptr; }
+  /// Points the View at `p`, keeping its extents and strides; it lets go of its allocation, as an unmanaged View
+  /// (Kokkos's assign_data: re-pointing a subview at the next slab inside a kernel). p must hold the View's span.
+  WEFT_INLINE_FUNCTION void assign_data(pointer_type p) {
+    track_ = impl::ViewTracker();
+    h_.ptr = p;
+  }
   WEFT_INLINE_FUNCTION constexpr bool is_allocated() const { return h_.ptr != nullptr || track_.record() != nullptr; }
   std::string label() const { return track_.record() ? track_.record()->label : std::string(); }
   int use_count() const { return track_.use_count(); }

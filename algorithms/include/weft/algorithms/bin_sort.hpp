@@ -202,6 +202,7 @@ class BinSort {
   void sort(const E& exec, const ValuesViewType& values, int values_range_begin, int values_range_end) const {
     static_assert(is_view_v<ValuesViewType> && ValuesViewType::R >= 1 && ValuesViewType::R <= 3,
                   "weft::BinSort::sort: values must be a View of rank 1 to 3 (the first index runs over the keys)");
+    if (values.extent(0) == 0) return;  // nothing to permute (Kokkos: sorting an empty View is always allowed)
     const std::int64_t n = end_ - begin_;
     if (order_.extent(0) != std::size_t(n))
       throw Error("weft::BinSort::sort(\"" + values.label() + "\"): call create_permute_vector() first");
