@@ -1155,3 +1155,29 @@ TEST_CASE_TEMPLATE("StaticCrsGraph: built from rows, mirrored, rows read in kern
   CHECK(g3.entries.extent(1) == 3);
   CHECK(g3.numRows() == 3);
 }
+
+// A DynRankView of team scratch (Kokkos's DynRankView_TeamScratch): shmem_size sizes the request, the constructor in
+// the kernel takes its rank from the extents given, and a TeamThreadMDRange fills and reads it back.
+TEST_CASE_TEMPLATE("DynRankView on team scratch", E, WEFT_TEST_EXEC_SPACES) {
+  using drv = weft::DynRankView<int, typename E::scratch_memory_space>;
+  using member = typename weft::TeamPolicy<E>::member_type;
+  const std::size_t n0 = 10, n1 = 4, n2 = 3;
+  const std::size_t bytes = drv::shmem_size(n0, n1, n2);
+  CHECK(bytes >= n0 * n1 * n2 * sizeof(int));
+  weft::View<unsigned, E> errors("errors");
+  weft::parallel_for(
+      "drv_scratch", weft::TeamPolicy<E>(2, weft::AUTO).set_scratch_size(0, weft::PerTeam(bytes)),
+      WEFT_LAMBDA(const member& m) {
+        drv scr(m.team_scratch(0), n0, n1, n2);
+        unsigned bad = 0;
+        if (scr.rank() != 3 || scr.extent(0) != n0 || scr.extent(1) != n1 || scr.extent(2) != n2) bad |= 1u;
+        weft::parallel_for(weft::TeamThreadMDRange(m, n0, n1, n2),
+                           [&](auto i, auto j, auto k) { scr(i, j, k) = int(i * 100 + j * 10 + k); });
+        m.team_barrier();
+        weft::parallel_for(weft::TeamThreadMDRange(m, n0, n1, n2), [&](auto i, auto j, auto k) {
+          if (scr(i, j, k) != int(i * 100 + j * 10 + k)) weft::atomic_or(&errors(), 2u);
+        });
+        if (bad) weft::atomic_or(&errors(), bad);
+      });
+  CHECK(weft_test::on_host(errors)() == 0u);
+}

@@ -253,6 +253,63 @@ TEST_CASE_TEMPLATE("nested parallel_reduce uses the functor's own init and join"
   CHECK(wrong == 0);
 }
 
+// TeamThreadMDRange / ThreadVectorMDRange / TeamVectorMDRange (Kokkos's TeamMDRange): every index tuple exactly once
+// per team, both directions and the layout's default, ranks 2 to 4, and reductions over them against a serial sum.
+TEST_CASE_TEMPLATE("nested MD ranges cover every index once and reduce", E, WEFT_TEST_EXEC_SPACES) {
+  using member = typename weft::TeamPolicy<E>::member_type;
+  const int league = 3, n0 = 5, n1 = 4, n2 = 3;
+  weft::View<int****, E> hits("hits", league, n0, n1, n2);
+  weft::View<long**, E> sums("sums", league, 4);
+  weft::parallel_for(
+      "md_nested", weft::TeamPolicy<E>(league, weft::AUTO, weft::TeamPolicy<E>::vector_length_max()),
+      WEFT_LAMBDA(const member& m) {
+        const int l = m.league_rank();
+        weft::parallel_for(weft::TeamThreadMDRange<weft::Rank<3>, member>(m, n0, n1, n2),
+                           [&](auto i, auto j, auto k) { weft::atomic_add(&hits(l, i, j, k), 1); });
+        weft::parallel_for(
+            weft::TeamVectorMDRange<weft::Rank<3, weft::Iterate::Left, weft::Iterate::Left>, member>(m, n0, n1, n2),
+            [&](auto i, auto j, auto k) { weft::atomic_add(&hits(l, i, j, k), 10); });
+        weft::parallel_for(weft::TeamThreadRange(m, n0), [&](int i) {
+          weft::parallel_for(weft::ThreadVectorMDRange(m, n1, n2),  // deduced Rank<2>
+                             [&](auto j, auto k) { weft::atomic_add(&hits(l, i, j, k), 100); });
+        });
+        long a = 0, b = 0, c = 0;
+        weft::parallel_reduce(
+            weft::TeamThreadMDRange<weft::Rank<2, weft::Iterate::Right, weft::Iterate::Right>, member>(m, n0, n1),
+            [&](auto i, auto j, long& acc) { acc += 1 + i * 7 + j; }, a);
+        weft::parallel_reduce(
+            weft::TeamVectorMDRange<weft::Rank<3>, member>(m, n0, n1, n2),
+            [&](auto i, auto j, auto k, long& acc) { acc += (i + 1) * (j + 2) * (k + 3); }, b);
+        weft::parallel_reduce(
+            weft::TeamThreadMDRange<weft::Rank<4>, member>(m, 2, n0, n1, n2),
+            [&](auto h, auto i, auto j, auto k, long& acc) { acc += h + i + j + k; }, c);
+        weft::single(weft::PerTeam(m), [&] {
+          sums(l, 0) = a;
+          sums(l, 1) = b;
+          sums(l, 2) = c;
+        });
+      });
+  auto h = weft_test::on_host(hits);
+  auto s = weft_test::on_host(sums);
+  long ea = 0, eb = 0, ec = 0;
+  for (int i = 0; i < n0; ++i)
+    for (int j = 0; j < n1; ++j) {
+      ea += 1 + i * 7 + j;
+      for (int k = 0; k < n2; ++k) {
+        eb += (i + 1) * (j + 2) * (k + 3);
+        for (int g = 0; g < 2; ++g) ec += g + i + j + k;
+      }
+    }
+  int wrong = 0;
+  for (int l = 0; l < league; ++l) {
+    for (int i = 0; i < n0; ++i)
+      for (int j = 0; j < n1; ++j)
+        for (int k = 0; k < n2; ++k) wrong += h(l, i, j, k) != 111;
+    wrong += (s(l, 0) != ea) + (s(l, 1) != eb) + (s(l, 2) != ec);
+  }
+  CHECK(wrong == 0);
+}
+
 // team_scan(value, global): the teams' scans continue one another through the shared accumulator (Kokkos's
 // TeamReductionScan): each team adds its sum to *global atomically and its threads' results start from the value
 // before that add. Every thread's result is checked against its team's base and its rank; the bases, sorted, are the

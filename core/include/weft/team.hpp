@@ -7,7 +7,10 @@
 //   the member's own order; without it, contiguous chunks per part).
 #pragma once
 
+#include <concepts>
+#include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include <weft/parallel.hpp>
 #include <weft/policies.hpp>
@@ -82,6 +85,82 @@ WEFT_INLINE_FUNCTION void parallel_reduce(const impl::NestedRange<L, I, M>& r, c
   r.member.impl_for(L, r.begin, r.end, [&](I i) { adaptor.apply(&v, [&](auto&... acc) { f(i, acc...); }); });
   r.member.impl_join(L, adaptor, &v);
   adaptor.store_local(&v);
+}
+
+// ---- multidimensional nested ranges --------------------------------------------------------------------
+namespace impl {
+/// N extents split over a nesting level as one flattened range of their product (balanced whatever the shape), each
+/// flat index taken apart into N indices: the last one fastest for Iterate::Right, the first for Left; Default follows
+/// the execution space's array layout (Right on the host backends, Left on the GPU ones), as Kokkos's.
+template <NestLevel L, class RankT, class Member>
+struct NestedMDRange {
+  static constexpr int rank = int(RankT::rank);
+  static constexpr bool right = RankT::inner_direction == Iterate::Right ||
+                                (RankT::inner_direction == Iterate::Default &&
+                                 !std::is_same_v<typename Member::execution_space::array_layout, LayoutLeft>);
+  const Member& member;
+  std::int64_t ext[rank];
+  template <class... N>
+  WEFT_INLINE_FUNCTION NestedMDRange(const Member& m, N... n) : member(m), ext{static_cast<std::int64_t>(n)...} {
+    static_assert(sizeof...(N) == rank, "weft: give a nested MD range exactly as many extents as its Rank");
+  }
+  WEFT_INLINE_FUNCTION std::int64_t size() const {
+    std::int64_t s = 1;
+    for (int k = 0; k < rank; ++k) s *= ext[k] > 0 ? ext[k] : 0;
+    return s;
+  }
+  template <class F, class... A>
+  WEFT_FORCEINLINE_FUNCTION void invoke(std::int64_t flat, const F& f, A&... acc) const {
+    std::int64_t idx[rank];
+    if constexpr (right) {
+      for (int k = rank - 1; k >= 0; --k) {
+        idx[k] = flat % ext[k];
+        flat /= ext[k];
+      }
+    } else {
+      for (int k = 0; k < rank; ++k) {
+        idx[k] = flat % ext[k];
+        flat /= ext[k];
+      }
+    }
+    call(idx, f, std::make_integer_sequence<int, rank>{}, acc...);
+  }
+
+ private:
+  template <class F, int... K, class... A>
+  WEFT_FORCEINLINE_FUNCTION static void call(const std::int64_t* idx, const F& f, std::integer_sequence<int, K...>,
+                                             A&... acc) {
+    f(idx[K]..., acc...);
+  }
+};
+}  // namespace impl
+
+/// TeamThreadMDRange<Rank<N>, Member>(member, n0, ..., nN-1): the N-dimensional index space split over the team's
+/// threads (Kokkos 4's nested MD ranges); ThreadVectorMDRange over one thread's vector lanes; TeamVectorMDRange over
+/// both. parallel_for calls f(i0, ..., iN-1); parallel_reduce f(i0, ..., iN-1, acc...).
+#define WEFT_IMPL_NESTED_MD_RANGE(NAME, LEVEL)                                   \
+  template <class RankT, class Member>                                           \
+  struct NAME : impl::NestedMDRange<impl::NestLevel::LEVEL, RankT, Member> {     \
+    template <std::integral... N>                                                \
+    WEFT_INLINE_FUNCTION NAME(const Member& m, N... n)                           \
+        : impl::NestedMDRange<impl::NestLevel::LEVEL, RankT, Member>(m, n...) {} \
+  };                                                                             \
+  template <class Member, std::integral... N>                                    \
+  NAME(const Member&, N...) -> NAME<Rank<sizeof...(N)>, Member>;
+WEFT_IMPL_NESTED_MD_RANGE(TeamThreadMDRange, TeamThread)
+WEFT_IMPL_NESTED_MD_RANGE(ThreadVectorMDRange, ThreadVector)
+WEFT_IMPL_NESTED_MD_RANGE(TeamVectorMDRange, TeamVector)
+#undef WEFT_IMPL_NESTED_MD_RANGE
+
+template <impl::NestLevel L, class RankT, class M, class F>
+WEFT_INLINE_FUNCTION void parallel_for(const impl::NestedMDRange<L, RankT, M>& r, const F& f) {
+  parallel_for(impl::NestedRange<L, std::int64_t, M>{r.member, 0, r.size()}, [&](std::int64_t i) { r.invoke(i, f); });
+}
+template <impl::NestLevel L, class RankT, class M, class F, class... Results>
+WEFT_INLINE_FUNCTION void parallel_reduce(const impl::NestedMDRange<L, RankT, M>& r, const F& f, Results&&... results) {
+  parallel_reduce(
+      impl::NestedRange<L, std::int64_t, M>{r.member, 0, r.size()},
+      [&](std::int64_t i, auto&... acc) { r.invoke(i, f, acc...); }, std::forward<Results>(results)...);
 }
 
 namespace impl {

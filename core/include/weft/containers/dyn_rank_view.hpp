@@ -92,6 +92,26 @@ class DynRankView {
   DynRankView(const L& label, const array_layout& layout) : DynRankView(view_alloc(std::string_view(label)), layout) {}
   DynRankView(const impl::ViewAllocProps<>& props, const array_layout& layout)
       : rank_(count_rank(layout.dimension)), view_(props, padded(layout, count_rank(layout.dimension))) {}
+  /// A DynRankView of team or thread scratch (or of a space the team reaches): DynRankView<int, ScratchSpace> s(
+  /// member.team_scratch(0), n0, n1), its rank the number of extents given; it never owns its scratch bytes. Device
+  /// code too.
+  template <class E>
+  WEFT_INLINE_FUNCTION DynRankView(const ScratchMemorySpace<E>& space, std::size_t n0 = dyn_rank_unset,
+                                   std::size_t n1 = dyn_rank_unset, std::size_t n2 = dyn_rank_unset,
+                                   std::size_t n3 = dyn_rank_unset, std::size_t n4 = dyn_rank_unset,
+                                   std::size_t n5 = dyn_rank_unset, std::size_t n6 = dyn_rank_unset) {
+    const std::size_t n[max_rank] = {n0, n1, n2, n3, n4, n5, n6};
+    rank_ = count_rank(n);
+    view_ = view_type(space, ext(n, 0), ext(n, 1), ext(n, 2), ext(n, 3), ext(n, 4), ext(n, 5), ext(n, 6));
+  }
+  /// Bytes of scratch a DynRankView of these extents needs (with alignment slack), for TeamPolicy::set_scratch_size.
+  static std::size_t shmem_size(std::size_t n0 = dyn_rank_unset, std::size_t n1 = dyn_rank_unset,
+                                std::size_t n2 = dyn_rank_unset, std::size_t n3 = dyn_rank_unset,
+                                std::size_t n4 = dyn_rank_unset, std::size_t n5 = dyn_rank_unset,
+                                std::size_t n6 = dyn_rank_unset) {
+    const std::size_t n[max_rank] = {n0, n1, n2, n3, n4, n5, n6};
+    return view_type::shmem_size(ext(n, 0), ext(n, 1), ext(n, 2), ext(n, 3), ext(n, 4), ext(n, 5), ext(n, 6));
+  }
   /// Wraps user memory (never freed by Weft).
   explicit DynRankView(pointer_type p, std::size_t n0 = dyn_rank_unset, std::size_t n1 = dyn_rank_unset,
                        std::size_t n2 = dyn_rank_unset, std::size_t n3 = dyn_rank_unset,
@@ -226,7 +246,7 @@ class DynRankView {
   /// The rank given by extents: the count before the first unset one (Kokkos's rule).
   static unsigned count_rank(std::initializer_list<std::size_t> n) { return count_rank<>(n); }
   template <class E>
-  static unsigned count_rank(const E& n) {
+  WEFT_INLINE_FUNCTION static unsigned count_rank(const E& n) {
     unsigned r = 0;
     for (std::size_t e : n) {
       if (e == dyn_rank_unset || r == max_rank) break;
@@ -240,7 +260,7 @@ class DynRankView {
   WEFT_FORCEINLINE_FUNCTION reference_type at(std::index_sequence<Z...>, I... i) const {
     return view_(i..., (static_cast<void>(Z), 0)...);
   }
-  static std::size_t ext(const std::size_t* n, int k) {
+  WEFT_INLINE_FUNCTION static std::size_t ext(const std::size_t* n, int k) {
     for (int j = 0; j <= k; ++j)
       if (n[j] == dyn_rank_unset) return 1;
     return n[k];
