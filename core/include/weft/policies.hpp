@@ -40,7 +40,7 @@ struct ChunkSize {
 enum class Iterate { Default, Left, Right };
 template <unsigned N, Iterate Outer = Iterate::Default, Iterate Inner = Iterate::Default>
 struct Rank {
-  static_assert(N >= 2 && N <= 6, "weft::MDRangePolicy supports Rank<2> to Rank<6>");
+  static_assert(N >= 1 && N <= 8, "weft::Rank<N>: N from 1 to 8 (MDRangePolicy takes 2 to 6, the nested MD ranges 2 to 8)");
   static constexpr unsigned rank = N;
   static constexpr Iterate outer_direction = Outer;
   static constexpr Iterate inner_direction = Inner;
@@ -232,6 +232,7 @@ class MDRangePolicy {
   using iteration_pattern = typename traits::iteration_pattern;
   using schedule_type = Schedule<typename traits::schedule_type>;
   static constexpr int rank = iteration_pattern::rank;
+  static_assert(rank >= 2 && rank <= 6, "weft::MDRangePolicy supports Rank<2> to Rank<6>");
   static constexpr bool iterate_right = iteration_pattern::inner_direction != Iterate::Left;
   static constexpr bool tiles_right = iteration_pattern::outer_direction != Iterate::Left;
   /// The directions this policy runs in (Iterate::Default resolved: Right).

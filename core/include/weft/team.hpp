@@ -135,7 +135,7 @@ struct NestedMDRange {
 };
 }  // namespace impl
 
-/// TeamThreadMDRange<Rank<N>, Member>(member, n0, ..., nN-1): the N-dimensional index space split over the team's
+/// TeamThreadMDRange<Rank<N>, Member>(member, n0, ..., nN-1), N from 2 to 8: the index space split over the team's
 /// threads (Kokkos 4's nested MD ranges); ThreadVectorMDRange over one thread's vector lanes; TeamVectorMDRange over
 /// both. parallel_for calls f(i0, ..., iN-1); parallel_reduce f(i0, ..., iN-1, acc...).
 #define WEFT_IMPL_NESTED_MD_RANGE(NAME, LEVEL)                                   \
