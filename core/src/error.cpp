@@ -150,6 +150,14 @@ void throw_subview_outside(std::string_view label, int k, std::size_t b, std::si
                               format_extents(ext, rank) + ")");
 }
 
+void throw_strided_to_contiguous_impl(std::string_view label, const std::size_t* ext, const std::size_t* str,
+                                      int rank) {
+  throw_view_error(label, "a strided view (extents " + format_extents(ext, rank) + ", strides " +
+                              format_extents(str, rank) +
+                              ") cannot be assigned to a contiguous layout whose strides are not these; use "
+                              "LayoutStride for the destination");
+}
+
 void throw_view_map_mismatch(std::string_view label, const std::size_t* ext, const std::size_t* str, int rank) {
   throw_view_error(label, "internal: extents " + format_extents(ext, rank) + " and strides " +
                               format_extents(str, rank) +

@@ -785,14 +785,15 @@ TEST_CASE_TEMPLATE("deep_copy converts between value types", E, WEFT_TEST_EXEC_S
   CHECK_THROWS_WITH_AS(weft::deep_copy(shorter, longer), doctest::Contains("extents differ"), weft::Error);
 }
 
-// assign_data re-points a View (here a subview inside a kernel, Kokkos's SubView_c13) at another slab of the same shape;
-// the View it came from keeps its allocation.
+// assign_data re-points a View (here a subview copied into a kernel, as Kokkos's SubView_c13) at another slab of the
+// same shape; the View it came from keeps its allocation.
 TEST_CASE_TEMPLATE("assign_data re-points a subview in a kernel", E, WEFT_TEST_EXEC_SPACES) {
   weft::View<int****, E> a("a", 6, 4, 3, 2);
   weft::View<int*, E> wrong("wrong", 1);
+  const auto first = weft::subview(a, 0, weft::ALL, weft::ALL, weft::ALL);  // subview is host code in Weft
   weft::parallel_for(
       "reset", weft::RangePolicy<E>(0, 1), WEFT_LAMBDA(int) {
-        auto sub = weft::subview(a, 0, weft::ALL, weft::ALL, weft::ALL);
+        auto sub = first;
         for (int i = 0; i < int(a.extent(0)); ++i) {
           sub.assign_data(&a(i, 0, 0, 0));
           if (&sub(1, 2, 1) != &a(i, 1, 2, 1)) wrong(0) += 1;
@@ -809,4 +810,31 @@ TEST_CASE_TEMPLATE("assign_data re-points a subview in a kernel", E, WEFT_TEST_E
   copy.assign_data(other);
   CHECK(copy(2) == 3);
   CHECK(owner.use_count() == 1);
+}
+
+// A LayoutStride View assigns to LayoutRight/LayoutLeft (copy-initialization too) when its strides are that layout's,
+// padded or not, checked at run time (Kokkos's ViewLayoutStrideAssignment); other strides are refused, naming them.
+TEST_CASE("LayoutStride to LayoutRight/LayoutLeft when the strides are theirs") {
+  using H = weft::HostSpace;
+  weft::View<double***, weft::LayoutRight, H> r("r", 4, 3, 5);
+  weft::View<double***, weft::LayoutStride, H> s = r;
+  weft::View<double***, weft::LayoutRight, H> back = s;
+  CHECK(back.data() == r.data());
+  CHECK(back.stride(0) == 15);
+  weft::View<double***, weft::LayoutStride, H> ps("ps", weft::LayoutStride(4, 21, 3, 7, 5, 1));  // rows padded to 7
+  weft::View<double***, weft::LayoutRight, H> pr = ps;
+  CHECK(pr.stride(1) == 7);
+  CHECK(&pr(3, 2, 4) == &ps(3, 2, 4));
+  weft::View<double**, weft::LayoutLeft, H> l("l", 4, 3);
+  weft::View<double**, weft::LayoutStride, H> ls = l;
+  weft::View<double**, weft::LayoutLeft, H> lb = ls;
+  CHECK(lb.data() == l.data());
+  CHECK_THROWS_WITH_AS(
+      (weft::View<double**, weft::LayoutRight, H>(ls)),
+      doctest::Contains("\"l\": a strided view (extents (4, 3), strides (1, 4)) cannot be assigned to a "
+                        "contiguous layout whose strides are not these"),
+      weft::Error);
+  auto col = weft::subview(r, weft::ALL, 1, 2);  // rank 1, stride 15
+  CHECK_THROWS_WITH_AS((weft::View<double*, weft::LayoutRight, H>(col)),
+                       doctest::Contains("cannot be assigned to a contiguous layout"), weft::Error);
 }

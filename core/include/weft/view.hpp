@@ -397,6 +397,15 @@ void destroy_record(SharedAllocationRecord* r) {
 /// impl_make's check: the extents and strides of a map do not fit the View type (an internal error).
 [[noreturn]] void throw_view_map_mismatch(std::string_view label, const std::size_t* ext, const std::size_t* str,
                                           int rank);
+/// A strided View assigned to LayoutLeft/LayoutRight whose strides are not that layout's (out of line).
+[[noreturn]] void throw_strided_to_contiguous_impl(std::string_view label, const std::size_t* ext,
+                                                   const std::size_t* str, int rank);
+template <class M>
+[[noreturn]] void throw_strided_to_contiguous(std::string_view label, const M& m, int rank) {
+  std::size_t str[8] = {};  // a View has at most 8 dimensions
+  for (int k = 0; k < rank; ++k) str[k] = m.stride(k);
+  throw_strided_to_contiguous_impl(label, m.ext, str, rank);
+}
 [[noreturn]] void throw_view_span_bytes(std::string_view label, const std::size_t* ext, const std::size_t* str,
                                         int rank, std::size_t element_bytes, std::size_t bytes, const char* space);
 
@@ -926,14 +935,15 @@ class View {
   template <class D2, class... P2>
   requires(!std::is_same_v<View<D2, P2...>, View>) && (View<D2, P2...>::R == R) &&
       (std::is_same_v<typename View<D2, P2...>::memory_space, memory_space> ||
-       std::is_same_v<memory_space,
-                      AnonymousSpace>)&&(std::is_same_v<typename View<D2, P2...>::value_type, value_type> ||
-                                         std::is_same_v<
-                                             typename View<D2, P2...>::value_type const,
-                                             value_type>)&&(std::is_same_v<typename View<D2, P2...>::array_layout,
-                                                                           array_layout> ||
-                                                            std::is_same_v<array_layout, LayoutStride> ||
-                                                            R <= 1) WEFT_INLINE_FUNCTION View(const View<D2, P2...>& o)
+       std::is_same_v<
+           memory_space,
+           AnonymousSpace>)&&(std::is_same_v<typename View<D2, P2...>::value_type, value_type> ||
+                              std::is_same_v<
+                                  typename View<D2, P2...>::value_type const,
+                                  value_type>)&&(std::is_same_v<typename View<D2, P2...>::array_layout, array_layout> ||
+                                                 std::is_same_v<array_layout, LayoutStride> ||
+                                                 std::is_same_v<typename View<D2, P2...>::array_layout, LayoutStride> ||
+                                                 R <= 1) WEFT_INLINE_FUNCTION View(const View<D2, P2...>& o)
       : h_{o.h_.ptr, {}} {
     if constexpr (is_managed)
       track_ = o.track_;
@@ -941,11 +951,11 @@ class View {
       track_ = o.track_.untracked();
     h_.map = map_type::from(o.h_.map.full());
 #if !WEFT_IMPL_DEVICE_PASS  // the checks raise weft::Error: host side only
-    if constexpr (R == 1 && !std::is_same_v<array_layout, LayoutStride>) {
-      if (o.h_.map.stride(0) != 1 && o.h_.map.extent(0) > 1)
-        impl::throw_view_error(o.label(),
-                               "a strided rank-1 view cannot be assigned to a contiguous layout; "
-                               "use LayoutStride for the destination");
+    if constexpr (!std::is_same_v<array_layout, LayoutStride> &&
+                  !std::is_same_v<typename View<D2, P2...>::array_layout, array_layout>) {
+      // A strided source (LayoutStride, or a rank-1 view of another layout) keeps its elements only if its strides
+      // are this layout's, padded or not: checked at run time, as Kokkos's assignment checks them.
+      if (!h_.map.represents(o.h_.map.full())) impl::throw_strided_to_contiguous(o.label(), o.h_.map.full(), R);
     }
     for (int k = traits::rank_dynamic; k < R; ++k)
       if (o.h_.map.extent(k) != traits::analysis::extent_at(k))
