@@ -264,8 +264,10 @@ TEST_CASE_TEMPLATE("nested MD ranges cover every index once and reduce", E, WEFT
       "md_nested", weft::TeamPolicy<E>(league, weft::AUTO, weft::TeamPolicy<E>::vector_length_max()),
       WEFT_LAMBDA(const member& m) {
         const int l = m.league_rank();
-        weft::parallel_for(weft::TeamThreadMDRange<weft::Rank<3>, member>(m, n0, n1, n2),
-                           [&](auto i, auto j, auto k) { weft::atomic_add(&hits(l, i, j, k), 1); });
+        // A TeamThread body runs in every vector lane of its thread (Kokkos's rule): count once per thread.
+        weft::parallel_for(weft::TeamThreadMDRange<weft::Rank<3>, member>(m, n0, n1, n2), [&](auto i, auto j, auto k) {
+          weft::single(weft::PerThread(m), [&] { weft::atomic_add(&hits(l, i, j, k), 1); });
+        });
         weft::parallel_for(
             weft::TeamVectorMDRange<weft::Rank<3, weft::Iterate::Left, weft::Iterate::Left>, member>(m, n0, n1, n2),
             [&](auto i, auto j, auto k) { weft::atomic_add(&hits(l, i, j, k), 10); });

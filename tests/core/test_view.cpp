@@ -718,7 +718,7 @@ TEST_CASE("View(nullptr, n), View(NULL, n) and View(0, n) are unmanaged Views, n
   weft::View<const char*> chars(p, 3);
   CHECK(chars.data() == text);
   CHECK(chars.extent(0) == 3);
-  weft::View<const char> one(p);  // rank 0
+  weft::View<const char, weft::HostSpace> one(p);  // rank 0, read on the host
   CHECK(one() == 'a');
 }
 
