@@ -11,6 +11,16 @@
 namespace weft::impl {
 namespace {
 std::uint32_t g_next_id = 1;
+/// Spins until done(), yielding after the first 2000 tries (the awaited thread may need this core).
+template <class Done>
+void spin_until(const Done& done) {
+  for (int spin = 0; !done(); ++spin) {
+    if (spin < 2000)
+      cpu_relax();
+    else
+      sched_yield();
+  }
+}
 }  // namespace
 
 HostInstance* host_instance_create(const char* space_name, int nthreads) {
@@ -19,29 +29,21 @@ HostInstance* host_instance_create(const char* space_name, int nthreads) {
 }
 
 void host_instance_wait_turn(HostInstance* p, std::uintptr_t self) noexcept {
-  for (int spin = 0;; ++spin) {
+  spin_until([&] {
     std::uintptr_t free = 0;
-    if (__atomic_load_n(&p->busy, __ATOMIC_RELAXED) == 0 &&
-        __atomic_compare_exchange_n(&p->busy, &free, self, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-      return;
-    if (spin < 2000)
-      cpu_relax();
-    else
-      sched_yield();  // the other dispatch is a whole kernel: let it run
-  }
+    return __atomic_load_n(&p->busy, __ATOMIC_RELAXED) == 0 &&
+           __atomic_compare_exchange_n(&p->busy, &free, self, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+  });
 }
 
 void host_instance_fence(HostInstance* p) noexcept {
-  const std::uintptr_t self = host_turn_token();
-  if (!t_in_host_parallel)
-    for (int spin = 0;; ++spin) {
+  if (!t_in_host_parallel) {
+    const std::uintptr_t self = host_turn_token();
+    spin_until([&] {
       const std::uintptr_t b = __atomic_load_n(&p->busy, __ATOMIC_ACQUIRE);
-      if (b == 0 || b == self) break;
-      if (spin < 2000)
-        cpu_relax();
-      else
-        sched_yield();
-    }
+      return b == 0 || b == self;
+    });
+  }
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

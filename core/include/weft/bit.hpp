@@ -42,45 +42,28 @@ WEFT_INLINE_FUNCTION constexpr T byteswap(T x) noexcept {
   }
 }
 
-template <impl::StandardUnsigned T>
-WEFT_INLINE_FUNCTION constexpr int countl_zero(T x) noexcept {
-  return std::countl_zero(x);
-}
-template <impl::StandardUnsigned T>
-WEFT_INLINE_FUNCTION constexpr int countl_one(T x) noexcept {
-  return std::countl_one(x);
-}
-template <impl::StandardUnsigned T>
-WEFT_INLINE_FUNCTION constexpr int countr_zero(T x) noexcept {
-  return std::countr_zero(x);
-}
-template <impl::StandardUnsigned T>
-WEFT_INLINE_FUNCTION constexpr int countr_one(T x) noexcept {
-  return std::countr_one(x);
-}
-template <impl::StandardUnsigned T>
-WEFT_INLINE_FUNCTION constexpr int popcount(T x) noexcept {
-  return std::popcount(x);
-}
-template <impl::StandardUnsigned T>
-WEFT_INLINE_FUNCTION constexpr bool has_single_bit(T x) noexcept {
-  return std::has_single_bit(x);
-}
+// The <bit> functions that forward as they are, on the standard unsigned types.
+#define WEFT_IMPL_BIT_FUNCTION(NAME, RESULT)                 \
+  template <impl::StandardUnsigned T>                        \
+  WEFT_INLINE_FUNCTION constexpr RESULT NAME(T x) noexcept { \
+    return static_cast<RESULT>(std::NAME(x));                \
+  }
+WEFT_IMPL_BIT_FUNCTION(countl_zero, int)
+WEFT_IMPL_BIT_FUNCTION(countl_one, int)
+WEFT_IMPL_BIT_FUNCTION(countr_zero, int)
+WEFT_IMPL_BIT_FUNCTION(countr_one, int)
+WEFT_IMPL_BIT_FUNCTION(popcount, int)
+WEFT_IMPL_BIT_FUNCTION(has_single_bit, bool)
+WEFT_IMPL_BIT_FUNCTION(bit_floor, T)
+/// bit_width: the number of bits needed for x, as a T (C++20 as published, and Kokkos; C++23 returns int).
+WEFT_IMPL_BIT_FUNCTION(bit_width, T)
+#undef WEFT_IMPL_BIT_FUNCTION
 /// The smallest power of two >= x; as <bit>, a result that T cannot hold is undefined (here: 0 on the host).
 template <impl::StandardUnsigned T>
 WEFT_INLINE_FUNCTION constexpr T bit_ceil(T x) noexcept {
   if (x <= 1) return T(1);
   const int w = std::numeric_limits<T>::digits - std::countl_zero(static_cast<T>(x - 1));
   return w >= std::numeric_limits<T>::digits ? T(0) : static_cast<T>(T(1) << w);
-}
-template <impl::StandardUnsigned T>
-WEFT_INLINE_FUNCTION constexpr T bit_floor(T x) noexcept {
-  return std::bit_floor(x);
-}
-/// The number of bits needed for x, as a T (C++20 as published, and Kokkos; C++23 returns int).
-template <impl::StandardUnsigned T>
-WEFT_INLINE_FUNCTION constexpr T bit_width(T x) noexcept {
-  return static_cast<T>(std::bit_width(x));
 }
 template <impl::StandardUnsigned T>
 [[nodiscard]] WEFT_INLINE_FUNCTION constexpr T rotl(T x, int s) noexcept {

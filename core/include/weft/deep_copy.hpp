@@ -197,9 +197,10 @@ void copy_view(const Exec& exec, const DV& dst, const SV& src);
 template <class Exec, class DV, class SV>
 void copy_view_same(const Exec& exec, const DV& dst, const SV& src);
 
-/// deep_copy between Views of different value types (double into float, int into double): each element converted, by
-/// a kernel of an instance that reaches both sides, else through a copy of the source in the destination's memory
-/// space (Kokkos converts in its ViewRemap kernel where one side's space reaches the other, and refuses otherwise).
+/// deep_copy between Views of different value types (extents already checked) (double into float, int into double):
+/// each element converted, by a kernel of an instance that reaches both sides, else through a copy of the source in the
+/// destination's memory space (Kokkos converts in its ViewRemap kernel where one side's space reaches the other, and
+/// refuses otherwise).
 template <class Exec, class DV, class SV>
 void convert_view(const Exec& exec, const DV& dst, const SV& src) {
   using T = typename DV::non_const_value_type;
@@ -209,9 +210,6 @@ void convert_view(const Exec& exec, const DV& dst, const SV& src) {
   constexpr int R = DV::R;
   using DM = typename DV::memory_space;
   using SM = typename SV::memory_space;
-  for (int k = 0; k < R; ++k)
-    if (dst.extent(k) != src.extent(k))
-      throw_copy_extents_differ(dst.label(), src.label(), dst.impl_map().full().ext, src.impl_map().full().ext, R);
   if (dst.size() == 0) return;
   if constexpr (accessible<Exec, DM>::value && accessible<Exec, SM>::value) {
     std::size_t ds[R > 0 ? R : 1], ss[R > 0 ? R : 1];
@@ -236,25 +234,25 @@ void convert_view(const Exec& exec, const DV& dst, const SV& src) {
   }
 }
 
+/// Every View-to-View copy: the checks both kinds share, then the same-type copy or the converting one.
 template <class Exec, class DV, class SV>
 void copy_view(const Exec& exec, const DV& dst, const SV& src) {
   static_assert(DV::R == SV::R, "weft::deep_copy: the two views have different ranks");
-  if constexpr (!std::is_same_v<typename DV::non_const_value_type, typename SV::non_const_value_type>) {
-    static_assert(!std::is_const_v<typename DV::value_type>, "weft::deep_copy: the destination view is const");
-    convert_view(exec, dst, src);
-    return;
-  } else {
-    copy_view_same(exec, dst, src);
-  }
-}
-
-template <class Exec, class DV, class SV>
-void copy_view_same(const Exec& exec, const DV& dst, const SV& src) {
   static_assert(!std::is_const_v<typename DV::value_type>, "weft::deep_copy: the destination view is const");
   constexpr int R = DV::R;
   for (int k = 0; k < R; ++k)
     if (dst.extent(k) != src.extent(k))
       throw_copy_extents_differ(dst.label(), src.label(), dst.impl_map().full().ext, src.impl_map().full().ext, R);
+  if constexpr (std::is_same_v<typename DV::non_const_value_type, typename SV::non_const_value_type>)
+    copy_view_same(exec, dst, src);
+  else
+    convert_view(exec, dst, src);
+}
+
+/// copy_view between Views of one value type (extents already checked).
+template <class Exec, class DV, class SV>
+void copy_view_same(const Exec& exec, const DV& dst, const SV& src) {
+  constexpr int R = DV::R;
   if (dst.size() == 0 || static_cast<const void*>(dst.data()) == static_cast<const void*>(src.data())) return;
   std::size_t ds[R > 0 ? R : 1], ss[R > 0 ? R : 1];
   strides_of(dst, ds);

@@ -40,7 +40,8 @@ struct ChunkSize {
 enum class Iterate { Default, Left, Right };
 template <unsigned N, Iterate Outer = Iterate::Default, Iterate Inner = Iterate::Default>
 struct Rank {
-  static_assert(N >= 1 && N <= 8, "weft::Rank<N>: N from 1 to 8 (MDRangePolicy takes 2 to 6, the nested MD ranges 2 to 8)");
+  static_assert(N >= 1 && N <= 8,
+                "weft::Rank<N>: N from 1 to 8 (MDRangePolicy takes 2 to 6, the nested MD ranges 2 to 8)");
   static constexpr unsigned rank = N;
   static constexpr Iterate outer_direction = Outer;
   static constexpr Iterate inner_direction = Inner;
