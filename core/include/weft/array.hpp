@@ -76,7 +76,7 @@ struct Array<T, 0> {
 };
 
 template <class T, class... U>
-Array(T, U...) -> Array<T, 1 + sizeof...(U)>;
+WEFT_DEDUCTION_GUIDE Array(T, U...) -> Array<T, 1 + sizeof...(U)>;
 
 /// std::get-style access and structured bindings.
 template <std::size_t I, class T, std::size_t N>

@@ -21,6 +21,13 @@
 #else
 #define WEFT_IMPL_DEVICE_PASS 0
 #endif
+/// Before a user-declared deduction guide: clang's HIP and CUDA take guides for host functions, so class template
+/// argument deduction in device code needs them __host__ __device__ (nvcc deduces without).
+#if defined(__clang__) && (defined(__HIP__) || defined(__CUDA__))
+#define WEFT_DEDUCTION_GUIDE __host__ __device__
+#else
+#define WEFT_DEDUCTION_GUIDE
+#endif
 #define WEFT_LAMBDA [=] WEFT_HOST_DEVICE
 #define WEFT_CLASS_LAMBDA [ =, *this ] WEFT_HOST_DEVICE
 

@@ -112,10 +112,10 @@ class ReducerResult {
     WEFT_FORCEINLINE_FUNCTION void init(value_type& val) const { val = reduction_identity<value_type>::INIT(); } \
   };                                                                                                             \
   template <class Scalar>                                                                                        \
-  requires(!is_view_v<Scalar> && !requires { typename Scalar::reducer; }) NAME(Scalar&)                          \
+  requires(!is_view_v<Scalar> && !requires { typename Scalar::reducer; }) WEFT_DEDUCTION_GUIDE NAME(Scalar&)                          \
   ->NAME<Scalar>;                                                                                                \
   template <class Scalar, class... P>                                                                            \
-  NAME(const View<Scalar, P...>&) -> NAME<Scalar, typename View<Scalar, P...>::memory_space>;
+  WEFT_DEDUCTION_GUIDE NAME(const View<Scalar, P...>&) -> NAME<Scalar, typename View<Scalar, P...>::memory_space>;
 
 WEFT_IMPL_SIMPLE_REDUCER(Sum, sum, dest += src)
 WEFT_IMPL_SIMPLE_REDUCER(Prod, prod, dest *= src)

@@ -146,7 +146,7 @@ struct NestedMDRange {
         : impl::NestedMDRange<impl::NestLevel::LEVEL, RankT, Member>(m, n...) {} \
   };                                                                             \
   template <class Member, std::integral... N>                                    \
-  NAME(const Member&, N...) -> NAME<Rank<sizeof...(N)>, Member>;
+  WEFT_DEDUCTION_GUIDE NAME(const Member&, N...) -> NAME<Rank<sizeof...(N)>, Member>;
 WEFT_IMPL_NESTED_MD_RANGE(TeamThreadMDRange, TeamThread)
 WEFT_IMPL_NESTED_MD_RANGE(ThreadVectorMDRange, ThreadVector)
 WEFT_IMPL_NESTED_MD_RANGE(TeamVectorMDRange, TeamVector)

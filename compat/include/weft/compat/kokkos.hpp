@@ -76,7 +76,7 @@ inline const bool kokkos_error_style_on = (::weft::impl::set_kokkos_error_style(
 #define KOKKOS_INLINE_FUNCTION WEFT_INLINE_FUNCTION
 #define KOKKOS_FORCEINLINE_FUNCTION WEFT_FORCEINLINE_FUNCTION
 #define KOKKOS_DEFAULTED_FUNCTION
-#define KOKKOS_DEDUCTION_GUIDE
+#define KOKKOS_DEDUCTION_GUIDE WEFT_DEDUCTION_GUIDE
 #define KOKKOS_RESTRICT __restrict__
 /// An extent not given (DynRankView("a", n) leaves the rest unset), as Kokkos spells it.
 #define KOKKOS_INVALID_INDEX (~std::size_t(0))
