@@ -34,8 +34,15 @@ done
 project=$(cd "$1" && pwd)
 shift
 [ -f "$project/CMakeLists.txt" ] || { echo "kokkos-on-gpuemu.sh: $project has no CMakeLists.txt" >&2; exit 2; }
-for m in ${modes//,/ }; do
-  case "$m" in lazy | concurrent | sync) ;; *) echo "kokkos-on-gpuemu.sh: unknown mode $m (lazy, concurrent, sync)" >&2; exit 2 ;; esac
+# every item of the list is a mode (an empty item, as in "--modes ," or "lazy,,sync", is a mistake, not nothing to run)
+IFS=, read -r -a mode_list <<<"$modes,"
+((${#mode_list[@]})) || { echo "kokkos-on-gpuemu.sh: --modes $modes names no mode (lazy, concurrent, sync)" >&2; exit 2; }
+for m in "${mode_list[@]}"; do
+  case "$m" in
+    lazy | concurrent | sync) ;;
+    "") echo "kokkos-on-gpuemu.sh: --modes $modes has an empty item (give lazy, concurrent and/or sync)" >&2; exit 2 ;;
+    *) echo "kokkos-on-gpuemu.sh: unknown mode $m (lazy, concurrent, sync)" >&2; exit 2 ;;
+  esac
 done
 
 if [ -z "$prefix" ]; then
