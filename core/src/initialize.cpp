@@ -1,4 +1,5 @@
 // initialize / finalize, settings from the command line and the environment, print_configuration.
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -75,7 +76,7 @@ void add_configuration_printer(void (*printer)(std::ostream&)) {
 }
 
 bool g_map_device_by_rank = false;
-std::string g_tools_libs, g_profile;  // from --weft-tools-libs / --weft-profile (else the environment)
+std::string g_profile;  // from --weft-profile (else the environment)
 bool g_device_round_robin = false;
 namespace {
 int g_num_threads = -1;
@@ -104,6 +105,36 @@ int parse_threads(const std::string& text, const char* where) {
 int parse_device(const std::string& text, const char* where) { return parse_registered("WEFT_DEVICE_ID", text, where); }
 
 void print_help(std::ostream& os) { print_settings_help(os); }
+
+/// A setting's value from the environment: the first of `names` that is set (Weft's name, then Kokkos's), with
+/// the variable it came from; names set to different values are an error, since neither can be taken silently.
+struct EnvValue {
+  const char* value = nullptr;
+  const char* name = nullptr;
+  explicit operator bool() const { return value != nullptr; }
+};
+EnvValue env_either(std::initializer_list<const char*> names) {
+  EnvValue found;
+  for (const char* n : names) {
+    const char* v = std::getenv(n);
+    if (!v || !*v) continue;
+    if (!found) {
+      found = {v, n};
+    } else if (std::string_view(v) != found.value) {
+      throw Error(std::string("weft::initialize: ") + found.name + "=" + found.value + " and " + n + "=" + v +
+                  " are both set and differ; set one of them (they are the same setting)");
+    }
+  }
+  return found;
+}
+/// A flag from the environment (registry-checked), or `fallback` when none of `names` is set.
+bool env_flag_either(std::initializer_list<const char*> names, bool fallback) {
+  const EnvValue e = env_either(names);
+  if (!e) return fallback;
+  bool on = fallback;
+  as_initialize_error([&] { on = env_flag(e.name, fallback); });
+  return on;
+}
 }  // namespace
 
 void throw_not_initialized(std::string_view what, std::string_view label) {
@@ -123,17 +154,41 @@ void initialize(const InitializationSettings& settings) {
   if (is_initialized())
     throw Error("weft::initialize: Weft is already initialized; call initialize once (or finalize first)");
   impl::as_initialize_error(impl::check_environment_settings);  // every WEFT_* variable set, before anything starts
+  // What `settings` sets wins over the environment (initialize(argc, argv) put the command line's there).
   int threads = settings.has_num_threads() ? settings.get_num_threads() : -1;
   if (threads <= 0)
-    if (const char* env = std::getenv("WEFT_NUM_THREADS")) threads = impl::parse_threads(env, "WEFT_NUM_THREADS");
+    if (const auto e = impl::env_either({"WEFT_NUM_THREADS", "KOKKOS_NUM_THREADS"}))
+      threads = impl::parse_threads(e.value, e.name);
+  const bool tune = settings.has_tune_internals()
+                        ? settings.get_tune_internals()
+                        : impl::env_flag_either({"WEFT_TUNE_INTERNALS", "KOKKOS_TUNE_INTERNALS"}, false);
+  if (tune)
+    throw Error(
+        "weft::initialize: tune_internals (--kokkos-tune-internals, KOKKOS_TUNE_INTERNALS) lets Kokkos Tools "
+        "tune a runtime's internals; Weft has none a tool can tune: leave it off");
+  (void)(settings.has_disable_warnings() ||
+         impl::env_flag_either({"WEFT_DISABLE_WARNINGS", "KOKKOS_DISABLE_WARNINGS"}, false));  // checked; none to hide
+  const bool print = settings.has_print_configuration()
+                         ? settings.get_print_configuration()
+                         : impl::env_flag_either({"WEFT_PRINT_CONFIGURATION", "KOKKOS_PRINT_CONFIGURATION"}, false);
+  std::string map_by;
+  const char* map_where = "map_device_id_by";
+  if (settings.has_map_device_id_by()) {
+    map_by = settings.get_map_device_id_by();
+  } else if (const auto e = impl::env_either({"WEFT_MAP_DEVICE_ID_BY", "KOKKOS_MAP_DEVICE_ID_BY"})) {
+    map_by = e.value;
+    map_where = e.name;
+  }
+  if (!map_by.empty()) impl::check_registered("WEFT_MAP_DEVICE_ID_BY", map_by, map_where);
   impl::g_num_threads = threads;
   impl::BackendSettings backend_settings;
   backend_settings.num_threads = threads;
+  impl::g_map_device_by_rank = !map_by.empty();
   if (impl::any_device_backend()) {
     int device = settings.has_device_id() ? settings.get_device_id() : -1;
     if (device < 0)
-      if (const char* env = std::getenv("WEFT_DEVICE_ID")) device = impl::parse_device(env, "WEFT_DEVICE_ID");
-    if (impl::env_choice("WEFT_MAP_DEVICE_ID_BY", -1) == 0) impl::g_map_device_by_rank = true;
+      if (const auto e = impl::env_either({"WEFT_DEVICE_ID", "KOKKOS_DEVICE_ID"}))
+        device = impl::parse_device(e.value, e.name);
     if (device < 0 && impl::g_map_device_by_rank) {
       // One GPU per rank, round-robin by the rank on this node as the MPI launcher reports it.
       for (const char* var :
@@ -146,26 +201,26 @@ void initialize(const InitializationSettings& settings) {
     }
     backend_settings.device_id = device;
   }
+  std::string libs, tool_args, profile = impl::g_profile;
+  if (settings.has_tools_libs())
+    libs = settings.get_tools_libs();
+  else if (const auto e = impl::env_either({"WEFT_TOOLS_LIBS", "KOKKOS_TOOLS_LIBS", "KOKKOS_PROFILE_LIBRARY"}))
+    libs = e.value;
+  if (settings.has_tools_args())
+    tool_args = settings.get_tools_args();
+  else if (const auto e = impl::env_either({"WEFT_TOOLS_ARGS", "KOKKOS_TOOLS_ARGS"}))
+    tool_args = e.value;
+  if (profile.empty())
+    if (const char* e = std::getenv("WEFT_PROFILE")) profile = e;
   for (const auto& b : impl::backends()) b.initialize(backend_settings);
   impl::g_runtime_state = impl::RuntimeState::initialized;
-  {
-    std::string libs = impl::g_tools_libs, profile = impl::g_profile;
-    if (libs.empty())
-      for (const char* var : {"WEFT_TOOLS_LIBS", "KOKKOS_TOOLS_LIBS"})
-        if (const char* e = std::getenv(var); e && *e) {
-          libs = e;
-          break;
-        }
-    if (profile.empty())
-      if (const char* e = std::getenv("WEFT_PROFILE")) profile = e;
-    try {
-      impl::tools::initialize(libs, profile);
-    } catch (...) {
-      impl::g_runtime_state = impl::RuntimeState::never_initialized;
-      throw;
-    }
+  try {
+    impl::tools::initialize(libs, profile, tool_args, settings.has_tools_help() && settings.get_tools_help());
+  } catch (...) {
+    impl::g_runtime_state = impl::RuntimeState::never_initialized;
+    throw;
   }
-  if (settings.get_print_configuration()) print_configuration(std::cout);
+  if (print) print_configuration(std::cout);
 }
 
 void initialize(int& argc, char* argv[]) {
@@ -187,25 +242,45 @@ void initialize(int& argc, char* argv[]) {
       if (i + 1 < argc) return argv[++i];
       throw Error("weft::initialize: " + name + " needs a value, e.g. " + name + "=4");
     };
+    // A switch alone is on; --weft-x=VALUE takes 1/0, on/off, true/false, yes/no (registry-checked).
+    auto flag = [&](const char* registered_name) {
+      if (eq == std::string::npos) return true;
+      std::string v = key.substr(eq + 1);
+      impl::check_registered(registered_name, v, name.c_str());
+      for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return !(v == "0" || v == "off" || v == "false" || v == "no");
+    };
     if (name == "--weft-num-threads" || name == "--weft-threads")
       s.set_num_threads(impl::parse_threads(value(), "--weft-num-threads"));
     else if (name == "--weft-map-device-id-by") {
-      impl::check_registered("WEFT_MAP_DEVICE_ID_BY", value(), "--weft-map-device-id-by");
-      impl::g_map_device_by_rank = true;
+      const std::string v = value();
+      impl::check_registered("WEFT_MAP_DEVICE_ID_BY", v, "--weft-map-device-id-by");
+      s.set_map_device_id_by(v);
     } else if (name == "--weft-device-id")
       s.set_device_id(impl::parse_device(value(), "--weft-device-id"));
     else if (name == "--weft-help")
       help = true;
     else if (name == "--weft-print-configuration")
-      s.set_print_configuration(true);
+      s.set_print_configuration(flag("WEFT_PRINT_CONFIGURATION"));
+    else if (name == "--weft-disable-warnings")
+      s.set_disable_warnings(flag("WEFT_DISABLE_WARNINGS"));
+    else if (name == "--weft-tune-internals")
+      s.set_tune_internals(flag("WEFT_TUNE_INTERNALS"));
+    else if (name == "--weft-tools-help")
+      s.set_tools_help(true);
     else if (name == "--weft-tools-libs" || name == "--weft-tools-library")
-      impl::g_tools_libs = value();
+      s.set_tools_libs(value());
+    else if (name == "--weft-tools-args")
+      s.set_tools_args(std::string(argc > 0 && argv[0] ? argv[0] : "") + " " + value());
     else if (name == "--weft-profile") {
       impl::g_profile = value();
       impl::check_registered("WEFT_PROFILE", impl::g_profile, "--weft-profile");
     } else
       throw Error("weft::initialize: unknown option \"" + a + "\"; run with --weft-help for the list");
   }
+  // As Kokkos: without tool arguments from the command line or the environment, the tools get the program's name.
+  if (!s.has_tools_args() && !impl::env_either({"WEFT_TOOLS_ARGS", "KOKKOS_TOOLS_ARGS"}) && argc > 0 && argv[0])
+    s.set_tools_args(argv[0]);
   for (int i = out; i < argc; ++i) argv[i] = nullptr;
   argc = out;
   if (help) impl::print_help(std::cout);

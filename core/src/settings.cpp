@@ -34,6 +34,8 @@ bool all_digits(std::string_view v) {
   return !v.empty() && v.size() <= 10 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
          std::strtoull(std::string(v).c_str(), nullptr, 10) <= 4294967295ull;
 }
+/// Off only: Kokkos lets tools tune its internals; Weft has none they can tune.
+bool off_flag(std::string_view v);
 /// index, or shuffle:SEED with SEED an unsigned 32-bit integer (emu.cpp reads it).
 bool valid_block_order(std::string_view v) {
   return v == "index" || (v.substr(0, 8) == "shuffle:" && all_digits(v.substr(8)));
@@ -42,15 +44,43 @@ bool valid_block_order(std::string_view v) {
 constexpr long kMaxThreads = 4096;  // beyond any machine's cores; a million threads would exhaust memory instead
 
 const Setting kSettings[] = {
+    // Each WEFT_ setting that Kokkos has is also read under Kokkos's KOKKOS_ name (the option under --kokkos-); when
+    // both names are set they must agree. The command line overrides the environment, as in Kokkos.
     {"WEFT_NUM_THREADS", "--weft-num-threads", SettingKind::integer, "an integer from 1 to 4096",
      "OMP_NUM_THREADS, else all cores", "threads of the OpenMP backend", 1, kMaxThreads},
+    {"KOKKOS_NUM_THREADS", "", SettingKind::integer, "an integer from 1 to 4096", "none",
+     "as WEFT_NUM_THREADS (Kokkos's name)", 1, kMaxThreads},
     {"WEFT_DEVICE_ID", "--weft-device-id", SettingKind::integer, "an integer from 0 to 1024", "0",
      "the GPU to use (GPU builds)", 0, 1024},
+    {"KOKKOS_DEVICE_ID", "", SettingKind::integer, "an integer from 0 to 1024", "none",
+     "as WEFT_DEVICE_ID (Kokkos's name)", 0, 1024},
     {"WEFT_MAP_DEVICE_ID_BY", "--weft-map-device-id-by", SettingKind::choice, "mpi_rank", "off (WEFT_DEVICE_ID)",
      "one GPU per MPI rank of a node, round-robin by the launcher's local rank", 0, 0, kMapBy},
+    {"KOKKOS_MAP_DEVICE_ID_BY", "", SettingKind::choice, "mpi_rank (Kokkos's random is not offered)", "none",
+     "as WEFT_MAP_DEVICE_ID_BY (Kokkos's name)", 0, 0, kMapBy},
+    {"KOKKOS_VISIBLE_DEVICES", "", SettingKind::refused,
+     "Weft does not read it: unset it and choose GPUs with CUDA_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES", "unset",
+     "Kokkos's list of usable GPUs"},
+    {"WEFT_PRINT_CONFIGURATION", "--weft-print-configuration", SettingKind::flag, "1 or 0 (the option alone: 1)", "0",
+     "print the configuration at initialize"},
+    {"KOKKOS_PRINT_CONFIGURATION", "", SettingKind::flag, "1 or 0", "none",
+     "as WEFT_PRINT_CONFIGURATION (Kokkos's name)"},
+    {"WEFT_DISABLE_WARNINGS", "--weft-disable-warnings", SettingKind::flag, "1 or 0 (the option alone: 1)", "0",
+     "Kokkos's switch for its warnings; Weft prints none (errors are weft::Error), so either value is accepted"},
+    {"KOKKOS_DISABLE_WARNINGS", "", SettingKind::flag, "1 or 0", "none", "as WEFT_DISABLE_WARNINGS (Kokkos's name)"},
+    {"WEFT_TUNE_INTERNALS", "--weft-tune-internals", SettingKind::custom, "0 (off)", "0",
+     "Kokkos lets tools tune its internals; Weft has none a tool can tune, so only off is accepted", 0, 0, nullptr,
+     off_flag},
+    {"KOKKOS_TUNE_INTERNALS", "", SettingKind::custom, "0 (off)", "none", "as WEFT_TUNE_INTERNALS (Kokkos's name)", 0,
+     0, nullptr, off_flag},
     {"WEFT_TOOLS_LIBS", "--weft-tools-libs", SettingKind::text, "A.so;B.so", "KOKKOS_TOOLS_LIBS, else none",
      "Kokkos Tools libraries, chained in order"},
     {"KOKKOS_TOOLS_LIBS", "", SettingKind::text, "A.so;B.so", "none", "as WEFT_TOOLS_LIBS (Kokkos's name)"},
+    {"KOKKOS_PROFILE_LIBRARY", "", SettingKind::text, "A.so;B.so", "none", "as WEFT_TOOLS_LIBS (Kokkos's older name)"},
+    {"WEFT_TOOLS_ARGS", "--weft-tools-args", SettingKind::text, "words separated by spaces", "the program's name",
+     "what the tools' kokkosp_parse_args receives (the option's: after the program's name)"},
+    {"KOKKOS_TOOLS_ARGS", "", SettingKind::text, "words separated by spaces", "none",
+     "as WEFT_TOOLS_ARGS (Kokkos's name)"},
     {"WEFT_PROFILE", "--weft-profile", SettingKind::custom, "summary, launches and/or json:PATH, separated by commas",
      "off", "the built-in kernel timer, printed (or written as JSON) at finalize", 0, 0, nullptr, valid_profile},
     {"WEFT_ALLOCATOR", "", SettingKind::choice, "pool or direct", "pool",
@@ -99,6 +129,7 @@ bool integer_value(const Setting& s, std::string_view v, long* out) {
   *out = x;
   return true;
 }
+bool off_flag(std::string_view v) { return flag_value(v) == 0; }
 int choice_index(const Setting& s, std::string_view v) {
   for (int i = 0; s.choices[i]; ++i)
     if (v == s.choices[i]) return i;
@@ -143,6 +174,8 @@ void check_setting_value(const Setting& s, std::string_view where, std::string_v
     case SettingKind::custom:
       ok = s.check(value);
       break;
+    case SettingKind::refused:
+      throw Error(std::string(where) + " is set (" + std::string(value) + "); " + s.values + " (" + s.help + ")");
   }
   if (ok) return;
   std::string m(where);
@@ -190,7 +223,7 @@ std::string env_text(const char* name) {
 void print_settings_help(std::ostream& os) {
   os << "Weft options (also accepted with the --kokkos- prefix) and environment variables:\n"
         "  --weft-help\n      print this help\n"
-        "  --weft-print-configuration\n      print the configuration at initialize\n";
+        "  --weft-tools-help\n      print the Kokkos Tools libraries' help (kokkosp_print_help) at initialize\n";
   for (const Setting* s = kSettings; s->name; ++s) {
     os << "  ";
     if (*s->option) os << s->option << "=VALUE or ";

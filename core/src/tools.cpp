@@ -174,7 +174,8 @@ void print_summary() {
 }
 }  // namespace
 
-void initialize(const std::string_view& libs, const std::string_view& profile) {
+void initialize(const std::string_view& libs, const std::string_view& profile, const std::string_view& args,
+                bool help) {
   g_start = now();
   g_output_lost = false;
   std::string list(libs);
@@ -215,6 +216,27 @@ void initialize(const std::string_view& libs, const std::string_view& profile) {
     t.metadata = symbol<metadata_fn>(t.handle, "kokkosp_declare_metadata");
     t.event = symbol<region_fn>(t.handle, "kokkosp_profile_event");
     g_tools.push_back(t);
+  }
+  // The tools' own arguments: words separated by spaces, the program's name first (kokkosp_parse_args may keep the
+  // pointers, so the words live as long as the process).
+  static std::vector<std::string> words;
+  static std::vector<char*> word_ptrs;
+  words.clear();
+  for (std::size_t at = 0; at < args.size();) {
+    const std::size_t space = std::min(args.find(' ', at), args.size());
+    if (space > at) words.emplace_back(args.substr(at, space - at));
+    at = space + 1;
+  }
+  word_ptrs.clear();
+  for (std::string& w : words) word_ptrs.push_back(w.data());
+  word_ptrs.push_back(nullptr);
+  for (Tool& t : g_tools) {
+    using parse_args_fn = void (*)(int, char**);
+    using print_help_fn = void (*)(char*);
+    if (auto parse = symbol<parse_args_fn>(t.handle, "kokkosp_parse_args"); parse && !words.empty())
+      parse(static_cast<int>(words.size()), word_ptrs.data());
+    if (auto print = symbol<print_help_fn>(t.handle, "kokkosp_print_help"); print && help)
+      print(words.empty() ? nullptr : word_ptrs[0]);
   }
   for (std::size_t i = 0; i < g_tools.size(); ++i)
     if (g_tools[i].init) g_tools[i].init(static_cast<int>(i), interface_version, 0, nullptr);

@@ -114,6 +114,137 @@ TEST_CASE("command line and environment settings") {
   }
 }
 
+/// initialize(argc, argv) with these arguments (the program's name first); what it printed on standard output.
+std::string initialize_with(std::vector<std::string> args, int* argc_left = nullptr) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  std::ostringstream sink;
+  auto* saved = std::cout.rdbuf(sink.rdbuf());
+  try {
+    weft::initialize(argc, argv.data());
+  } catch (...) {
+    std::cout.rdbuf(saved);
+    throw;
+  }
+  std::cout.rdbuf(saved);
+  if (argc_left) *argc_left = argc;
+  return sink.str();
+}
+
+// Kokkos's KOKKOS_* variables and --kokkos-* arguments (Kokkos 4.6's list): each is honoured as its WEFT_ twin, or
+// refused with one line naming it; the command line wins over the environment; a WEFT_ and a KOKKOS_ name set to
+// different values is an error. Before, every KOKKOS_ variable but KOKKOS_TOOLS_LIBS was dropped without a word,
+// and --kokkos-disable-warnings / --kokkos-tune-internals / --kokkos-tools-args were "unknown options".
+TEST_CASE("Kokkos's settings: KOKKOS_* variables and --kokkos-* arguments") {
+  const auto initialize_error = [](std::vector<std::string> args) {
+    try {
+      initialize_with(std::move(args));
+      weft::finalize();
+    } catch (const weft::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  {
+    setenv("KOKKOS_NUM_THREADS", "2", 1);
+    initialize_with({"prog"});
+#if WEFT_HAS_OPENMP
+    CHECK(weft::OpenMP().concurrency() == 2);
+#endif
+    weft::finalize();
+    initialize_with({"prog", "--kokkos-num-threads=3"});  // the command line over the environment
+#if WEFT_HAS_OPENMP
+    CHECK(weft::OpenMP().concurrency() == 3);
+#endif
+    weft::finalize();
+    setenv("WEFT_NUM_THREADS", "2", 1);  // the same value under both names: fine
+    initialize_with({"prog"});
+    weft::finalize();
+    setenv("WEFT_NUM_THREADS", "4", 1);
+    CHECK(initialize_error({"prog"}) ==
+          "weft::initialize: WEFT_NUM_THREADS=4 and KOKKOS_NUM_THREADS=2 are both set and differ; set one of them "
+          "(they are the same setting)");
+    unsetenv("WEFT_NUM_THREADS");
+    unsetenv("KOKKOS_NUM_THREADS");
+  }
+  {
+    setenv("KOKKOS_PRINT_CONFIGURATION", "1", 1);
+    CHECK(initialize_with({"prog"}).find("backends: ") != std::string::npos);
+    weft::finalize();
+    CHECK(initialize_with({"prog", "--kokkos-print-configuration=false"}).empty());  // the command line wins
+    weft::finalize();
+    setenv("KOKKOS_PRINT_CONFIGURATION", "0", 1);
+    CHECK(initialize_with({"prog", "--kokkos-print-configuration"}).find("backends: ") != std::string::npos);
+    weft::finalize();
+    CHECK(initialize_with({"prog"}).empty());
+    weft::finalize();
+    unsetenv("KOKKOS_PRINT_CONFIGURATION");
+    CHECK(initialize_error({"prog", "--kokkos-print-configuration=maybe"})
+              .find("--weft-print-configuration=maybe is not known; use 1 or 0") != std::string::npos);
+  }
+  {
+    int left = 0;
+    setenv("KOKKOS_DISABLE_WARNINGS", "yes", 1);
+    initialize_with({"prog", "--kokkos-disable-warnings", "keep", "--kokkos-disable-warnings=off"}, &left);
+    CHECK(left == 2);  // both removed, the program's argument kept
+    weft::finalize();
+    unsetenv("KOKKOS_DISABLE_WARNINGS");
+  }
+  {
+    CHECK(initialize_error({"prog", "--kokkos-tune-internals"}).find("Weft has none a tool can tune") !=
+          std::string::npos);
+    setenv("KOKKOS_TUNE_INTERNALS", "1", 1);
+    CHECK(initialize_error({"prog"}).find("KOKKOS_TUNE_INTERNALS=1 is not known; use 0 (off)") != std::string::npos);
+    setenv("KOKKOS_TUNE_INTERNALS", "off", 1);
+    initialize_with({"prog", "--kokkos-tune-internals=0"});
+    weft::finalize();
+    unsetenv("KOKKOS_TUNE_INTERNALS");
+    CHECK_THROWS_WITH_AS(weft::initialize(weft::InitializationSettings().set_tune_internals(true)),
+                         doctest::Contains("leave it off"), weft::Error);
+  }
+  {
+    setenv("KOKKOS_VISIBLE_DEVICES", "0,1", 1);
+    CHECK(initialize_error({"prog"}) ==
+          "weft::initialize: KOKKOS_VISIBLE_DEVICES is set (0,1); Weft does not read it: unset it and choose GPUs with "
+          "CUDA_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES (Kokkos's list of usable GPUs)");
+    unsetenv("KOKKOS_VISIBLE_DEVICES");
+    setenv("KOKKOS_MAP_DEVICE_ID_BY", "random", 1);
+    CHECK(initialize_error({"prog"}).find("KOKKOS_MAP_DEVICE_ID_BY=random is not known; use mpi_rank") !=
+          std::string::npos);
+    setenv("KOKKOS_MAP_DEVICE_ID_BY", "mpi_rank", 1);
+    setenv("KOKKOS_DEVICE_ID", "0", 1);
+    initialize_with({"prog"});
+    weft::finalize();
+    unsetenv("KOKKOS_MAP_DEVICE_ID_BY");
+    unsetenv("KOKKOS_DEVICE_ID");
+    CHECK(initialize_error({"prog", "--kokkos-map-device-id-by=random"}).find("use mpi_rank") != std::string::npos);
+  }
+  {
+    setenv("KOKKOS_PROFILE_LIBRARY", "/nonexistent/libold.so", 1);  // Kokkos's older name of the tools list
+    CHECK(initialize_error({"prog"}).find("cannot load the tool library \"/nonexistent/libold.so\"") !=
+          std::string::npos);
+    setenv("KOKKOS_TOOLS_LIBS", "/nonexistent/libnew.so", 1);
+    CHECK(initialize_error({"prog"}).find("KOKKOS_TOOLS_LIBS=/nonexistent/libnew.so and KOKKOS_PROFILE_LIBRARY="
+                                          "/nonexistent/libold.so are both set and differ") != std::string::npos);
+    unsetenv("KOKKOS_PROFILE_LIBRARY");
+    unsetenv("KOKKOS_TOOLS_LIBS");
+    CHECK(initialize_error({"prog", "--kokkos-unknown-thing"}).find("unknown option \"--kokkos-unknown-thing\"") !=
+          std::string::npos);
+  }
+  // InitializationSettings carries Kokkos's members; set ones override the environment.
+  weft::InitializationSettings s;
+  CHECK(!s.has_tools_libs());
+  s.set_tools_libs("a.so").set_tools_args("prog -x").set_map_device_id_by("mpi_rank").set_disable_warnings(true);
+  CHECK(s.has_tools_libs());
+  CHECK(s.get_tools_libs() == "a.so");
+  CHECK(s.get_tools_args() == "prog -x");
+  CHECK(s.get_map_device_id_by() == "mpi_rank");
+  CHECK(s.get_disable_warnings());
+  CHECK(!s.has_print_configuration());
+}
+
 // The registry (core/src/settings.cpp): every registered variable set to a value it does not accept makes
 // weft::initialize raise one weft::Error naming the variable, the value and the accepted values (before, most were
 // ignored or silently defaulted, and the emulator's aborted); --weft-help lists every one.
@@ -140,6 +271,9 @@ TEST_CASE("settings registry: a bad value of any WEFT_* variable is an error at 
         break;
       case SettingKind::text:
         break;  // any text is a path or a list; empty is unset
+      case SettingKind::refused:
+        bad = {"0,1"};  // any value: Weft does not read it
+        break;
     }
     for (const auto& v : bad) {
       setenv(s->name, v.c_str(), 1);

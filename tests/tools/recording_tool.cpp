@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #ifndef TOOL_ID
 #define TOOL_ID 1
@@ -16,6 +17,7 @@ namespace {
 FILE* out = nullptr;
 std::uint64_t next_kernel = 100 * TOOL_ID, next_fence = 5000 * TOOL_ID;
 std::uint32_t next_section = 70 * TOOL_ID;
+std::string parsed_args;  // kokkosp_parse_args comes before init opens the record: written there
 void line(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void line(const char* fmt, ...) {
   if (!out) return;
@@ -32,9 +34,17 @@ struct SpaceHandle {
 };
 
 extern "C" {
+void kokkosp_parse_args(int argc, char** argv) {
+  parsed_args = "parse_args " + std::to_string(argc);
+  for (int i = 0; i < argc; ++i) parsed_args += (i ? "|" : " ") + std::string(argv[i]);
+}
+void kokkosp_print_help(char* program) {
+  std::printf("recording tool " STR(TOOL_ID) " help for %s\n", program ? program : "(no name)");
+}
 void kokkosp_init_library(int seq, std::uint64_t version, std::uint32_t, void*) {
   const char* path = std::getenv("WEFT_TEST_RECORD_" STR(TOOL_ID));
   out = path ? std::fopen(path, "w") : nullptr;
+  if (!parsed_args.empty()) line("%s", parsed_args.c_str());
   line("init %d %llu", seq, static_cast<unsigned long long>(version));
 }
 void kokkosp_finalize_library() {

@@ -10,10 +10,33 @@
 #include <weft/weft.hpp>
 
 namespace {
-std::vector<std::string> expected(int tool) {
+/// What kokkosp_parse_args receives, as the recording tool writes it: KOKKOS_TOOLS_ARGS's words, else the program's
+/// name (Kokkos's rule).
+std::string parse_args_line(const char* program) {
+  std::vector<std::string> words;
+  if (const char* e = std::getenv("KOKKOS_TOOLS_ARGS")) {
+    std::string w;
+    for (const char* c = e;; ++c) {
+      if (*c == ' ' || !*c) {
+        if (!w.empty()) words.push_back(w);
+        w.clear();
+        if (!*c) break;
+      } else {
+        w += *c;
+      }
+    }
+  } else {
+    words.push_back(program);
+  }
+  std::string line = "parse_args " + std::to_string(words.size());
+  for (std::size_t i = 0; i < words.size(); ++i) line += (i ? "|" : " ") + words[i];
+  return line;
+}
+std::vector<std::string> expected(int tool, const char* program) {
   const std::string k0 = std::to_string(100 * tool), k1 = std::to_string(100 * tool + 1),
                     k2 = std::to_string(100 * tool + 2), s = std::to_string(70 * tool);
-  return {"init " + std::to_string(tool - 1) + " 20211015",
+  return {parse_args_line(program),
+          "init " + std::to_string(tool - 1) + " 20211015",
           "metadata test_key test_value",
           "allocate HostSpace tool_view 800",
           "push outer region",
@@ -68,7 +91,7 @@ int main(int argc, char* argv[]) {
     std::vector<std::string> got;
     for (std::string l; std::getline(in, l);)
       if (l.rfind("begin_fence", 0) != 0 && l.rfind("end_fence", 0) != 0) got.push_back(l);  // fences: not fixed
-    const auto want = expected(t);
+    const auto want = expected(t, argv[0]);
     for (std::size_t i = 0; i < std::max(got.size(), want.size()); ++i) {
       const std::string g = i < got.size() ? got[i] : "(nothing)", w = i < want.size() ? want[i] : "(nothing)";
       if (g != w) {

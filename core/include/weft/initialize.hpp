@@ -5,13 +5,16 @@
 #include <utility>
 
 #include <iosfwd>
+#include <string>
 #include <string_view>
 
 #include <weft/error.hpp>
 
 namespace weft {
 
-/// Settings that initialize() takes; command line (--weft-*) and environment (WEFT_*) override them.
+/// Settings that initialize() takes (Kokkos::InitializationSettings's members); what is set here overrides the
+/// environment (WEFT_* and Kokkos's KOKKOS_*), and initialize(argc, argv)'s --weft-*/--kokkos-* arguments override
+/// both.
 class InitializationSettings {
  public:
   InitializationSettings& set_num_threads(int n) {
@@ -26,16 +29,39 @@ class InitializationSettings {
   }
   bool has_device_id() const { return device_id_ >= 0; }
   int get_device_id() const { return device_id_; }
-  InitializationSettings& set_print_configuration(bool b) {
-    print_configuration_ = b;
-    return *this;
-  }
-  bool get_print_configuration() const { return print_configuration_; }
+#define WEFT_IMPL_SETTING(TYPE, NAME)               \
+  InitializationSettings& set_##NAME(TYPE v) {      \
+    NAME##_ = std::move(v);                         \
+    has_##NAME##_ = true;                           \
+    return *this;                                   \
+  }                                                 \
+  bool has_##NAME() const { return has_##NAME##_; } \
+  const TYPE& get_##NAME() const { return NAME##_; }
+  /// the configuration printed at initialize
+  WEFT_IMPL_SETTING(bool, print_configuration)
+  /// Kokkos's switch for its warnings; Weft prints none (errors are weft::Error), so either value is accepted
+  WEFT_IMPL_SETTING(bool, disable_warnings)
+  /// Kokkos lets tools tune its internals; Weft has none a tool can tune, so true is refused at initialize
+  WEFT_IMPL_SETTING(bool, tune_internals)
+  /// the Kokkos Tools libraries' help (kokkosp_print_help) at initialize
+  WEFT_IMPL_SETTING(bool, tools_help)
+  /// Kokkos Tools libraries, separated by ';'
+  WEFT_IMPL_SETTING(std::string, tools_libs)
+  /// the arguments the tools' kokkosp_parse_args receives (after the program's name)
+  WEFT_IMPL_SETTING(std::string, tools_args)
+  /// "mpi_rank": one GPU per rank of a node
+  WEFT_IMPL_SETTING(std::string, map_device_id_by)
+#undef WEFT_IMPL_SETTING
 
  private:
   int num_threads_ = -1;
   int device_id_ = -1;
-  bool print_configuration_ = false;
+  bool print_configuration_ = false, has_print_configuration_ = false;
+  bool disable_warnings_ = false, has_disable_warnings_ = false;
+  bool tune_internals_ = false, has_tune_internals_ = false;
+  bool tools_help_ = false, has_tools_help_ = false;
+  std::string tools_libs_, tools_args_, map_device_id_by_;
+  bool has_tools_libs_ = false, has_tools_args_ = false, has_map_device_id_by_ = false;
 };
 
 /// Starts the runtime. Reads and removes --weft-* (and --kokkos-*) arguments from argv.

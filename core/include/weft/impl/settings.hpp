@@ -15,7 +15,8 @@ enum class SettingKind {
   flag,     // 1/on/true/yes or 0/off/false/no (any case)
   choice,   // one of `choices`
   text,     // any non-empty text (paths, library lists)
-  custom    // checked by `check`
+  custom,   // checked by `check`
+  refused   // a Kokkos variable Weft does not read: set at all, it is an error saying what to use instead (`values`)
 };
 
 struct Setting {

@@ -85,7 +85,9 @@ struct ProfileReport {
 void add_report(const ProfileReport& r);
 
 /// Loads the tool libraries and starts the timer (from initialize); calls the tools' finalize and prints the
-/// timer's summary (from finalize).
-void initialize(const std::string_view& libs, const std::string_view& profile);
+/// timer's summary (from finalize). Before each library's kokkosp_init_library, as Kokkos: kokkosp_parse_args with
+/// `args` split at spaces (its first word the program's name), and kokkosp_print_help when `help`.
+void initialize(const std::string_view& libs, const std::string_view& profile, const std::string_view& args = {},
+                bool help = false);
 void finalize();
 }  // namespace weft::impl::tools
