@@ -1147,6 +1147,21 @@ TEST_CASE_TEMPLATE("StaticCrsGraph: built from rows, mirrored, rows read in kern
   CHECK(weft::maximum_entry(empty) == 0);
   CHECK_THROWS_WITH_AS(weft::create_staticcrsgraph<G>("neg", std::vector<int>{3, -1}),
                        doctest::Contains("row 1 has a negative length (-1)"), weft::Error);
+  // a 16-bit size type counts 65535 entries: one more was wrapped into row_map silently
+  using G16 = weft::StaticCrsGraph<int, E, void, void, std::uint16_t>;
+  const G16 full = weft::create_staticcrsgraph<G16>("full16", std::vector<int>{40000, 25535});
+  CHECK(weft::create_mirror(full).row_map(2) == 65535);
+  CHECK_THROWS_WITH_AS(weft::create_staticcrsgraph<G16>("wide16", std::vector<int>{1, 40000, 30000}),
+                       doctest::Contains("create_staticcrsgraph \"wide16\": rows 0 to 2 hold 70001 entries, more than "
+                                         "its size_type counts (at most 65535); give the graph a wider SizeType"),
+                       weft::Error);
+  // a DynRankView whose resize throws keeps its rank and extents (it took the new rank first)
+  weft::DynRankView<double, weft::HostSpace> drv("drv", 3, 4);
+  CHECK_THROWS_AS(weft::resize(drv, std::size_t(1) << 40, std::size_t(1) << 40, 4), weft::Error);
+  CHECK(drv.rank() == 2);
+  CHECK(drv.extent(0) == 3);
+  CHECK(drv.extent(1) == 4);
+  CHECK(drv.size() == 12);
 
   // entries of an array type: three values per entry
   using G3 = weft::StaticCrsGraph<unsigned[3], E>;

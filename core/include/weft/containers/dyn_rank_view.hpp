@@ -391,14 +391,15 @@ void deep_copy(const E& exec, const DynRankView<D, P...>& dst,
 
 // ---- resize and realloc: the rank follows the extents given (each also with WithoutInitializing or view_alloc) ----
 namespace impl {
-/// Calls op(view, e0, ..., e6) with the extents given padded by 1, after setting v's rank to their count.
+/// Calls op(view, e0, ..., e6) with the extents given padded by 1, then sets v's rank to their count: a resize that
+/// throws (too large, out of memory) leaves the view as it was, its rank included.
 template <class V, class Op, class... N>
 void dyn_rank_reshape(V& v, Op op, N... n) {
   const std::size_t e[8] = {static_cast<std::size_t>(n)..., 0};
   constexpr std::size_t c = sizeof...(N);
-  v.impl_set_rank(c);
   op(v.impl_view(), c > 0 ? e[0] : 1, c > 1 ? e[1] : 1, c > 2 ? e[2] : 1, c > 3 ? e[3] : 1, c > 4 ? e[4] : 1,
      c > 5 ? e[5] : 1, c > 6 ? e[6] : 1);
+  v.impl_set_rank(c);
 }
 }  // namespace impl
 template <class D, class... P, std::integral... N>

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -156,7 +157,14 @@ typename Graph::staticcrsgraph_type create_staticcrsgraph(const std::string& lab
       if (input[i] < 0)
         impl::throw_cat({"create_staticcrsgraph \"", label, "\": row ", i, " has a negative length (",
                          static_cast<std::int64_t>(input[i]), ")"});
-    host(i + 1) = static_cast<typename Graph::size_type>(sum += static_cast<std::size_t>(input[i]));
+    sum += static_cast<std::size_t>(input[i]);
+    using S = typename Graph::size_type;
+    if (sum > static_cast<std::size_t>(std::numeric_limits<S>::max()))  // row_map would wrap
+      impl::throw_cat({"create_staticcrsgraph \"", label, "\": rows 0 to ", i, " hold ", sum,
+                       " entries, more than its size_type counts (at most ",
+                       static_cast<std::uint64_t>(std::numeric_limits<S>::max()),
+                       "); give the graph a wider SizeType"});
+    host(i + 1) = static_cast<S>(sum);
   }
   deep_copy(row_map, host);
   out.entries = typename Graph::entries_type(label, sum);
