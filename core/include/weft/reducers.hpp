@@ -112,10 +112,10 @@ class ReducerResult {
     WEFT_FORCEINLINE_FUNCTION void init(value_type& val) const { val = reduction_identity<value_type>::INIT(); } \
   };                                                                                                             \
   template <class Scalar>                                                                                        \
-  requires(!is_view_v<Scalar> && !requires { typename Scalar::reducer; }) WEFT_DEDUCTION_GUIDE NAME(Scalar&)                          \
+  requires(!is_view_v<Scalar> && !requires { typename Scalar::reducer; }) WEFT_DEDUCTION_GUIDE NAME(Scalar&)     \
   ->NAME<Scalar>;                                                                                                \
   template <class Scalar, class... P>                                                                            \
-  WEFT_DEDUCTION_GUIDE NAME(const View<Scalar, P...>&) -> NAME<Scalar, typename View<Scalar, P...>::memory_space>;
+  WEFT_DEDUCTION_GUIDE NAME(const View<Scalar, P...>&)->NAME<Scalar, typename View<Scalar, P...>::memory_space>;
 
 WEFT_IMPL_SIMPLE_REDUCER(Sum, sum, dest += src)
 WEFT_IMPL_SIMPLE_REDUCER(Prod, prod, dest *= src)
@@ -172,20 +172,22 @@ class MinMax : public impl::ReducerResult<MinMaxScalar<std::remove_cv_t<Scalar>>
     v.max_val = reduction_identity<std::remove_cv_t<Scalar>>::max();
   }
 };
-/// Smallest and largest values with their indices; ties go to the smallest index.
-template <class Scalar, class Index, class Space = HostSpace>
-class MinMaxLoc
-    : public impl::ReducerResult<MinMaxLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>, Space> {
+namespace impl {
+/// MinMaxLoc and MinMaxFirstLastLoc: the smallest value with its smallest index, and the largest value with its
+/// smallest index (LastMax false) or its largest (LastMax true).
+template <class Scalar, class Index, class Space, bool LastMax>
+class MinMaxLocReducer
+    : public ReducerResult<MinMaxLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>, Space> {
  public:
-  using reducer = MinMaxLoc;
   using value_type = MinMaxLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>;
-  using impl::ReducerResult<value_type, Space>::ReducerResult;
+  using ReducerResult<value_type, Space>::ReducerResult;
   WEFT_FORCEINLINE_FUNCTION void join(value_type& d, const value_type& s) const {
     if (s.min_val < d.min_val || (s.min_val == d.min_val && s.min_loc < d.min_loc)) {
       d.min_val = s.min_val;
       d.min_loc = s.min_loc;
     }
-    if (d.max_val < s.max_val || (s.max_val == d.max_val && s.max_loc < d.max_loc)) {
+    if (d.max_val < s.max_val ||
+        (s.max_val == d.max_val && (LastMax ? d.max_loc < s.max_loc : s.max_loc < d.max_loc))) {
       d.max_val = s.max_val;
       d.max_loc = s.max_loc;
     }
@@ -194,34 +196,25 @@ class MinMaxLoc
     v.min_val = reduction_identity<std::remove_cv_t<Scalar>>::min();
     v.max_val = reduction_identity<std::remove_cv_t<Scalar>>::max();
     v.min_loc = reduction_identity<std::remove_cv_t<Index>>::min();
-    v.max_loc = reduction_identity<std::remove_cv_t<Index>>::min();
+    v.max_loc = LastMax ? reduction_identity<std::remove_cv_t<Index>>::max()
+                        : reduction_identity<std::remove_cv_t<Index>>::min();
   }
 };
+}  // namespace impl
 
+/// Smallest and largest values with their indices; ties go to the smallest index.
+template <class Scalar, class Index, class Space = HostSpace>
+class MinMaxLoc : public impl::MinMaxLocReducer<Scalar, Index, Space, false> {
+ public:
+  using reducer = MinMaxLoc;
+  using impl::MinMaxLocReducer<Scalar, Index, Space, false>::MinMaxLocReducer;
+};
 /// Smallest value with its first (smallest) index and largest value with its last (largest) index.
 template <class Scalar, class Index, class Space = HostSpace>
-class MinMaxFirstLastLoc
-    : public impl::ReducerResult<MinMaxLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>, Space> {
+class MinMaxFirstLastLoc : public impl::MinMaxLocReducer<Scalar, Index, Space, true> {
  public:
   using reducer = MinMaxFirstLastLoc;
-  using value_type = MinMaxLocScalar<std::remove_cv_t<Scalar>, std::remove_cv_t<Index>>;
-  using impl::ReducerResult<value_type, Space>::ReducerResult;
-  WEFT_FORCEINLINE_FUNCTION void join(value_type& d, const value_type& s) const {
-    if (s.min_val < d.min_val || (s.min_val == d.min_val && s.min_loc < d.min_loc)) {
-      d.min_val = s.min_val;
-      d.min_loc = s.min_loc;
-    }
-    if (d.max_val < s.max_val || (s.max_val == d.max_val && d.max_loc < s.max_loc)) {
-      d.max_val = s.max_val;
-      d.max_loc = s.max_loc;
-    }
-  }
-  WEFT_FORCEINLINE_FUNCTION void init(value_type& v) const {
-    v.min_val = reduction_identity<std::remove_cv_t<Scalar>>::min();
-    v.max_val = reduction_identity<std::remove_cv_t<Scalar>>::max();
-    v.min_loc = reduction_identity<std::remove_cv_t<Index>>::min();
-    v.max_loc = reduction_identity<std::remove_cv_t<Index>>::max();
-  }
+  using impl::MinMaxLocReducer<Scalar, Index, Space, true>::MinMaxLocReducer;
 };
 
 /// What a reducer must provide (Kokkos' reducer concept).
