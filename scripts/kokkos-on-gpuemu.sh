@@ -59,6 +59,10 @@ config="$prefix/lib/weft-kokkos/lib/cmake/Kokkos/KokkosConfig.cmake"
 [ -f "$config" ] || { echo "kokkos-on-gpuemu.sh: $prefix holds no Weft drop-in ($config is missing)" >&2; exit 2; }
 grep -q "WEFT_HAS_GPU_EMU 1" "$prefix/include/weft/config.hpp" 2>/dev/null ||
   { echo "kokkos-on-gpuemu.sh: $prefix is not an emu install (its weft/config.hpp has no GpuEmu)" >&2; exit 2; }
+# the bounds and host-access checks are what this script promises: an emu install built without them is refused
+grep -q "WEFT_HAS_BOUNDS_CHECK 1" "$prefix/include/weft/config.hpp" ||
+  { echo "kokkos-on-gpuemu.sh: $prefix was built without bounds checks (WEFT_ENABLE_BOUNDS_CHECK=OFF), so its" \
+    "bounds and host-access checks are off; use the emu preset's install" >&2; exit 2; }
 
 [ -n "$build" ] || build=$(mktemp -d "${TMPDIR:-/tmp}/kokkos-on-gpuemu.XXXXXX")
 echo "==> configuring $project in $build against $prefix"
@@ -77,7 +81,8 @@ for m in ${modes//,/ }; do
   if [ -n "$run" ]; then
     (cd "$build" && WEFT_EMU_STREAMS=$m WEFT_EMU_CHECK=1 bash -c "$run")
   else
-    WEFT_EMU_STREAMS=$m WEFT_EMU_CHECK=1 ctest --test-dir "$build" --output-on-failure
+    # a project that defines no test is a failure, not a pass (plain ctest exits 0 there)
+    WEFT_EMU_STREAMS=$m WEFT_EMU_CHECK=1 ctest --test-dir "$build" --output-on-failure --no-tests=error
   fi
   rc=$?
   set -e
