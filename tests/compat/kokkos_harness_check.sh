@@ -70,4 +70,19 @@ for args in "--jobs abc" "--jobs 0" "--timeout x" "--kinds ," "--kinds corez" "-
     echo "FAIL run.sh $args: status $rc, output: $out"; bad=1
   fi
 done
+# kernels/run.sh (Kokkos Kernels' runner): the same, against a stand-in checkout
+kernels=$(cd "$here/../kernels" && pwd)
+mkdir -p "$tmp/kk/blas/unit_test"
+touch "$tmp/kk/CMakeLists.txt"
+for args in "--jobs abc" "--timeout 0" "--backend cuda" "--components blas,foo" "--components ," "--programs ../x" \
+  "--bogus" "--jobs"; do
+  # shellcheck disable=SC2086
+  out=$(bash "$kernels/run.sh" --kernels "$tmp/kk" --prefix "$tmp/prefix" --build "$tmp/kb" $args 2>&1)
+  rc=$?
+  if [[ $rc -eq 2 && $(wc -l <<<"$out") -eq 1 && ! -e $tmp/kb/weft-logs/configure.log ]]; then
+    echo "ok   kernels/run.sh $args -> 2: $out"
+  else
+    echo "FAIL kernels/run.sh $args: status $rc, output: $out"; bad=1
+  fi
+done
 exit $bad
