@@ -51,19 +51,30 @@ echo "not json" >"$tmp/f.json"
 refused "is not JSON" "$tmp/a.json" "$tmp/f.json"
 refused "needs two or more results files" "$tmp/a.json"
 # records and files that weft-bench did not write: each is one line, exit 2, no traceback
-"$python" - "$tmp/a.json" "$tmp" <<'PY'
+# (one script writes every changed copy: of the results file, NAME.json, and of compare's chart data, NAME.chart.json)
+"$python" - "$tmp/a.json" "$tmp/cmp.chart.json" "$tmp" <<'PY'
 import copy, json, sys
-d = json.load(open(sys.argv[1]))
-def variant(name, change):
-    v = copy.deepcopy(d)
-    change(v)
-    json.dump(v, open(f"{sys.argv[2]}/{name}.json", "w"))
-variant("nofom", lambda v: v["runs"][0].pop("figure_of_merit"))
-variant("novalid", lambda v: v["runs"][0].pop("valid"))
-variant("notobject", lambda v: v["runs"].__setitem__(0, 7))
-variant("huge", lambda v: v["runs"][0]["figure_of_merit"].__setitem__("value", 1.7e308))
-variant("badrepeat", lambda v: v["runs"][0].__setitem__("repeat", {"n": "three", "min": 1, "median": 2, "max": 3}))
-open(f"{sys.argv[2]}/deep.json", "w").write("[" * 100000 + "]" * 100000)
+def variants(source, suffix, changes):
+    d = json.load(open(source))
+    for name, change in changes.items():
+        v = copy.deepcopy(d)
+        change(v)
+        json.dump(v, open(f"{sys.argv[3]}/{name}{suffix}", "w"))
+variants(sys.argv[1], ".json", {
+    "nofom": lambda v: v["runs"][0].pop("figure_of_merit"),
+    "novalid": lambda v: v["runs"][0].pop("valid"),
+    "notobject": lambda v: v["runs"].__setitem__(0, 7),
+    "huge": lambda v: v["runs"][0]["figure_of_merit"].__setitem__("value", 1.7e308),
+    "badrepeat": lambda v: v["runs"][0].__setitem__("repeat", {"n": "three", "min": 1, "median": 2, "max": 3})})
+open(f"{sys.argv[3]}/deep.json", "w").write("[" * 100000 + "]" * 100000)
+lines = {"app": "weft-heat", "type": "lines", "x": [0, 2], "xlabel": "MPI ranks", "ylabel": "efficiency",
+         "verdict": "PASS", "unit": "", "note": "", "series": [{"label": "Weft", "values": [1.0, 0.9], "role": "weft"}]}
+variants(sys.argv[2], ".chart.json", {
+    "nopanels": lambda v: v.pop("panels"),
+    "noverdict": lambda v: v["panels"][0].pop("verdict"),
+    "hugebar": lambda v: v["panels"][0]["bars"][0].__setitem__("value", 1.7e308),
+    "many": lambda v: v.__setitem__("panels", v["panels"][:1] * 3000),
+    "logx": lambda v: v.update(kind="scaling", panels=[lines])})
 PY
 refused "run 1 (weft-.*) has no figure_of_merit object" "$tmp/a.json" "$tmp/nofom.json"
 refused "run 1 (weft-.*) has no valid flag" "$tmp/a.json" "$tmp/novalid.json"
@@ -82,21 +93,6 @@ drawn() {  # drawn REGEX CHART
   [ "$(echo "$out" | wc -l)" -eq 1 ] || fail "draw $2: more than one line: $out"
   echo "refused as expected: $out"
 }
-"$python" - "$tmp/cmp.chart.json" "$tmp" <<'PY'
-import copy, json, sys
-c = json.load(open(sys.argv[1]))
-def variant(name, change):
-    v = copy.deepcopy(c)
-    change(v)
-    json.dump(v, open(f"{sys.argv[2]}/{name}.chart.json", "w"))
-variant("nopanels", lambda v: v.pop("panels"))
-variant("noverdict", lambda v: v["panels"][0].pop("verdict"))
-variant("hugebar", lambda v: v["panels"][0]["bars"][0].__setitem__("value", 1.7e308))
-variant("many", lambda v: v.__setitem__("panels", v["panels"][:1] * 3000))
-lines = {"app": "weft-heat", "type": "lines", "x": [0, 2], "xlabel": "MPI ranks", "ylabel": "efficiency",
-         "verdict": "PASS", "unit": "", "note": "", "series": [{"label": "Weft", "values": [1.0, 0.9], "role": "weft"}]}
-variant("logx", lambda v: v.update(kind="scaling", panels=[lines]))
-PY
 drawn "it has no panels" "$tmp/nopanels.chart.json"
 drawn "panel 1 has no verdict text" "$tmp/noverdict.chart.json"
 drawn "its bars are not labels with numbers" "$tmp/hugebar.chart.json"
