@@ -3,6 +3,8 @@
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/weft.hpp>
 
+#include "launch.hpp"
+
 struct Kernel {
   const double* src;
   WEFT_DEVICE void operator()() const {
@@ -20,10 +22,6 @@ struct Kernel {
 int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
   weft::View<double*, weft::GpuEmuSpace> src("src", 32);
-  weft::impl::GpuLaunchShape s;
-  s.grid = {1, 1, 1};
-  s.block = {32, 1, 1};
-  s.shared_bytes = 256;
-  weft::impl::EmuVendor::launch(weft::GpuEmu(), "async_copy_in_flight", s, Kernel{src.data()});
+  negative::launch("async_copy_in_flight", 1, 32, 256, Kernel{src.data()});
   return 0;
 }

@@ -2,6 +2,8 @@
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/weft.hpp>
 
+#include "launch.hpp"
+
 struct Kernel {
   WEFT_DEVICE void operator()() const {
     namespace g = weft::gpu;
@@ -11,10 +13,6 @@ struct Kernel {
 
 int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
-  weft::impl::GpuLaunchShape s;
-  s.grid = {2, 1, 1};
-  s.block = {64, 1, 1};
-  s.shared_bytes = 256;
-  weft::impl::EmuVendor::launch(weft::GpuEmu(), "divergent_barrier", s, Kernel{});
+  negative::launch("divergent_barrier", 2, 64, 256, Kernel{});
   return 0;
 }

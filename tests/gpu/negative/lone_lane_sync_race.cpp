@@ -4,6 +4,8 @@
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/weft.hpp>
 
+#include "launch.hpp"
+
 struct Kernel {
   WEFT_DEVICE void operator()() const {
     namespace g = weft::gpu;
@@ -17,10 +19,6 @@ struct Kernel {
 
 int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
-  weft::impl::GpuLaunchShape s;
-  s.grid = {1, 1, 1};
-  s.block = {32, 1, 1};
-  s.shared_bytes = 256;
-  weft::impl::EmuVendor::launch(weft::GpuEmu(), "lone_lane_sync_race", s, Kernel{});
+  negative::launch("lone_lane_sync_race", 1, 32, 256, Kernel{});
   return 0;
 }

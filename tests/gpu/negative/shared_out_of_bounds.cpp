@@ -2,6 +2,8 @@
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/weft.hpp>
 
+#include "launch.hpp"
+
 struct Kernel {
   WEFT_DEVICE void operator()() const {
     namespace g = weft::gpu;
@@ -12,10 +14,6 @@ struct Kernel {
 
 int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
-  weft::impl::GpuLaunchShape s;
-  s.grid = {1, 1, 1};
-  s.block = {64, 1, 1};
-  s.shared_bytes = 256;
-  weft::impl::EmuVendor::launch(weft::GpuEmu(), "shared_out_of_bounds", s, Kernel{});
+  negative::launch("shared_out_of_bounds", 1, 64, 256, Kernel{});
   return 0;
 }

@@ -3,6 +3,8 @@
 #include <weft/gpu/intrinsics.hpp>
 #include <weft/weft.hpp>
 
+#include "launch.hpp"
+
 struct Kernel {
   WEFT_DEVICE void operator()() const {
     namespace g = weft::gpu;
@@ -15,9 +17,6 @@ struct Kernel {
 
 int main(int argc, char* argv[]) {
   weft::ScopeGuard guard(argc, argv);
-  weft::impl::GpuLaunchShape s;
-  s.grid = {1, 1, 1};
-  s.block = {32, 1, 1};
-  weft::impl::EmuVendor::launch(weft::GpuEmu(), "shuffle_sizes_differ", s, Kernel{});
+  negative::launch("shuffle_sizes_differ", 1, 32, 0, Kernel{});
   return 0;
 }
