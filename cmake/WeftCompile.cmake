@@ -42,3 +42,15 @@ function(weft_compile_for_backend target)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v>)
   endif()
 endfunction()
+
+# weft_add_module(TARGET EXPORT SOURCES...): a library layer above core (linalg, comm): Weft::EXPORT, position
+# independent, on weft, its include/ folder public in the build tree and where it is installed.
+function(weft_add_module target export)
+  add_library(${target} ${ARGN})
+  add_library(Weft::${export} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${export} POSITION_INDEPENDENT_CODE ON)
+  target_link_libraries(${target} PUBLIC weft)
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+endfunction()
