@@ -52,26 +52,18 @@ void kokkosp_finalize_library() {
   if (out) std::fclose(out);
   out = nullptr;
 }
-void kokkosp_begin_parallel_for(const char* name, std::uint32_t, std::uint64_t* id) {
-  *id = next_kernel++;
-  line("begin_for %s %llu", name, static_cast<unsigned long long>(*id));
-}
-void kokkosp_end_parallel_for(std::uint64_t id) { line("end_for %llu", static_cast<unsigned long long>(id)); }
-void kokkosp_begin_parallel_reduce(const char* name, std::uint32_t, std::uint64_t* id) {
-  *id = next_kernel++;
-  line("begin_reduce %s %llu", name, static_cast<unsigned long long>(*id));
-}
-void kokkosp_end_parallel_reduce(std::uint64_t id) { line("end_reduce %llu", static_cast<unsigned long long>(id)); }
-void kokkosp_begin_parallel_scan(const char* name, std::uint32_t, std::uint64_t* id) {
-  *id = next_kernel++;
-  line("begin_scan %s %llu", name, static_cast<unsigned long long>(*id));
-}
-void kokkosp_end_parallel_scan(std::uint64_t id) { line("end_scan %llu", static_cast<unsigned long long>(id)); }
-void kokkosp_begin_fence(const char* name, std::uint32_t, std::uint64_t* id) {
-  *id = next_fence++;
-  line("begin_fence %s %llu", name, static_cast<unsigned long long>(*id));
-}
-void kokkosp_end_fence(std::uint64_t id) { line("end_fence %llu", static_cast<unsigned long long>(id)); }
+// A begin/end pair of callbacks: begin hands out the next id of `counter` and records the name with it.
+#define RECORDING_TOOL_PAIR(KIND, WORD, COUNTER)                                  \
+  void kokkosp_begin_##KIND(const char* name, std::uint32_t, std::uint64_t* id) { \
+    *id = COUNTER++;                                                              \
+    line("begin_" WORD " %s %llu", name, static_cast<unsigned long long>(*id));   \
+  }                                                                               \
+  void kokkosp_end_##KIND(std::uint64_t id) { line("end_" WORD " %llu", static_cast<unsigned long long>(id)); }
+RECORDING_TOOL_PAIR(parallel_for, "for", next_kernel)
+RECORDING_TOOL_PAIR(parallel_reduce, "reduce", next_kernel)
+RECORDING_TOOL_PAIR(parallel_scan, "scan", next_kernel)
+RECORDING_TOOL_PAIR(fence, "fence", next_fence)
+#undef RECORDING_TOOL_PAIR
 void kokkosp_allocate_data(SpaceHandle h, const char* name, const void*, std::uint64_t size) {
   line("allocate %s %s %llu", h.name, name, static_cast<unsigned long long>(size));
 }
