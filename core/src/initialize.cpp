@@ -1,5 +1,4 @@
 // initialize / finalize, settings from the command line and the environment, print_configuration.
-#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -245,10 +244,9 @@ void initialize(int& argc, char* argv[]) {
     // A switch alone is on; --weft-x=VALUE takes 1/0, on/off, true/false, yes/no (registry-checked).
     auto flag = [&](const char* registered_name) {
       if (eq == std::string::npos) return true;
-      std::string v = key.substr(eq + 1);
+      const std::string v = key.substr(eq + 1);
       impl::check_registered(registered_name, v, name.c_str());
-      for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return !(v == "0" || v == "off" || v == "false" || v == "no");
+      return impl::flag_is_on(v);
     };
     if (name == "--weft-num-threads" || name == "--weft-threads")
       s.set_num_threads(impl::parse_threads(value(), "--weft-num-threads"));

@@ -198,6 +198,7 @@ long env_integer(const char* name, long fallback) {
   check_setting_value(s, name, v);
   return std::strtol(v, nullptr, 10);
 }
+bool flag_is_on(std::string_view value) { return flag_value(value) == 1; }
 bool env_flag(const char* name, bool fallback) {
   const Setting& s = registered(name);
   const char* v = env_value(name);

@@ -45,6 +45,8 @@ void check_environment_settings();
 /// The value of the registered variable `name`, checked, or `fallback` when it is unset or empty.
 long env_integer(const char* name, long fallback);
 bool env_flag(const char* name, bool fallback);
+/// Whether a flag's value, already checked (check_setting_value), says on: 1, on, true or yes in any case.
+bool flag_is_on(std::string_view value);
 /// The index in the setting's choices of the value of `name`, or `fallback` when unset or empty.
 int env_choice(const char* name, int fallback);
 /// The text of `name`, checked ("" when unset).
